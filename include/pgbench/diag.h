@@ -1,0 +1,47 @@
+/*
+ * diag.h — pgbench-style diagnostics on stderr: "pgbench: error: ...",
+ * "pgbench: warning: ...", "pgbench: hint: ...", "pgbench: detail: ...".
+ *
+ * Honours PG_COLOR (always/auto/never) and PG_COLORS like PostgreSQL's
+ * logging.  Only start-up code (options, script loading, init) and the
+ * report path print through here; run-time units return errors instead.
+ * Thread-safety: each call writes one line with a single fprintf, so lines
+ * from different threads do not interleave.
+ */
+#ifndef PGBENCH_DIAG_H
+#define PGBENCH_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+typedef enum diag_level
+{
+	DIAG_DEBUG,
+	DIAG_INFO,
+	DIAG_WARNING,
+	DIAG_ERROR,
+	DIAG_DETAIL,				/* follows an error: "pgbench: detail: " */
+	DIAG_HINT,					/* follows an error: "pgbench: hint: " */
+} diag_level;
+
+/* Set the program name shown before each message (default "pgbench"). */
+void diag_init(const char *progname);
+
+/* Messages at DIAG_INFO and DIAG_DEBUG show only when verbose (set by -d). */
+void diag_set_verbose(bool verbose);
+
+void diag_log(diag_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void diag_vlog(diag_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+#define diag_error(...) diag_log(DIAG_ERROR, __VA_ARGS__)
+#define diag_warning(...) diag_log(DIAG_WARNING, __VA_ARGS__)
+#define diag_info(...) diag_log(DIAG_INFO, __VA_ARGS__)
+#define diag_detail(...) diag_log(DIAG_DETAIL, __VA_ARGS__)
+#define diag_hint(...) diag_log(DIAG_HINT, __VA_ARGS__)
+
+/* The standard usage hint: 'Try "pgbench --help" for more information.' */
+void diag_usage_hint(void);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * options.h — the command line: one options struct, filled and validated by
+ * options_parse, read-only once the run starts.
+ *
+ * Scripts (-f, -b, -N, -S) and -D variables are loaded while the command
+ * line is read, as pgbench does, so that their errors come in the same order.
+ */
+#ifndef PGBENCH_OPTIONS_H
+#define PGBENCH_OPTIONS_H
+
+#include "pgbench/common.h"
+#include "pgbench/random.h"
+#include "pgbench/script.h"
+#include "pgbench/variables.h"
+
+typedef enum query_mode
+{
+	QUERY_SIMPLE,				/* PQsendQuery with variables substituted as text */
+	QUERY_EXTENDED,				/* PQsendQueryParams, variables as $n parameters */
+	QUERY_PREPARED,				/* PQsendPrepare once, then PQsendQueryPrepared */
+} query_mode;
+
+typedef enum partition_method
+{
+	PART_NONE,
+	PART_RANGE,
+	PART_HASH,
+} partition_method;
+
+/* What main does after parsing. */
+typedef enum run_action
+{
+	ACTION_RUN,					/* benchmark */
+	ACTION_INIT,				/* -i / -I */
+	ACTION_EXIT_OK,				/* --help, -V, -b list, --show-script done: exit 0 */
+} run_action;
+
+typedef struct pgb_options
+{
+	run_action	action;
+
+	/* connection */
+	const char *host;			/* -h or PGHOST, NULL for libpq's default */
+	const char *port;			/* -p or PGPORT */
+	const char *username;		/* -U or PGUSER */
+	const char *dbname;			/* argument or PGDATABASE; may be a conninfo/URI */
+
+	/* initialization */
+	const char *init_steps;		/* -I, default "dtgvp" (after -n / --foreign-keys edits) */
+	int			fillfactor;		/* -F, 10..100, default 100 */
+	bool		no_vacuum;		/* -n */
+	bool		quiet;			/* -q */
+	bool		foreign_keys;	/* --foreign-keys */
+	bool		unlogged_tables;	/* --unlogged-tables */
+	const char *tablespace;		/* --tablespace */
+	const char *index_tablespace;	/* --index-tablespace */
+	int			partitions;		/* --partitions, 0 = none */
+	partition_method partition_method;	/* --partition-method; PART_NONE unless partitions */
+
+	/* what to run */
+	script_set *scripts;		/* -f, -b, -N, -S; the default tpcb-like when none */
+
+	/* benchmarking */
+	int			nclients;		/* -c, default 1 */
+	int			nthreads;		/* -j, default 1 */
+	bool		connect_each;	/* -C */
+	bool		debug;			/* -d */
+	bool		use_log;		/* -l */
+	double		latency_limit_ms;	/* -L, 0 = none */
+	int64_t		latency_limit_us;	/* the same in microseconds */
+	query_mode	query_mode;		/* -M */
+	int			progress_sec;	/* -P, 0 = none */
+	bool		report_per_command;	/* -r */
+	double		rate;			/* -R transactions per second, 0 = unthrottled */
+	double		throttle_delay_us;	/* 1e6 * nclients... mean delay per thread, from -R */
+	int			scale;			/* -s; for a run, only reported */
+	bool		scale_given;	/* -s was on the command line */
+	int64_t		nxacts;			/* -t, default 10 unless -T */
+	int			duration;		/* -T seconds, 0 = none */
+	bool		vacuum_all;		/* -v */
+	int			aggregate_interval;	/* --aggregate-interval seconds, 0 = none */
+	bool		failures_detailed;	/* --failures-detailed */
+	const char *log_prefix;		/* --log-prefix, default "pgbench_log" */
+	uint32_t	max_tries;		/* --max-tries, default 1, 0 = unlimited (with -T or -L) */
+	bool		progress_timestamp;	/* --progress-timestamp */
+	double		sample_rate;	/* --sampling-rate, (0, 1], 0 = log everything */
+	bool		verbose_errors;	/* --verbose-errors */
+	bool		exit_on_abort;	/* --exit-on-abort (PostgreSQL 17) */
+
+	/* seeding: --random-seed or PGBENCH_RANDOM_SEED */
+	random_seed seed;
+
+	/* -D variables, in the order given; copied into every client */
+	var_store	defines;
+} pgb_options;
+
+/*
+ * Parse argv into opts.  Prints pgbench's messages itself (this is
+ * start-up) and returns the exit code to use: -1 to go on, 0 after
+ * --help / -V / -b list / --show-script, 1 on bad usage.
+ */
+int			options_parse(pgb_options *opts, int argc, char **argv);
+
+void		options_free(pgb_options *opts);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * script.h — the compiled form of pgbench scripts.
+ *
+ * Each script (-f file, -b builtin) is compiled once, before any thread
+ * starts, into an immutable command array.  Everything the run needs is
+ * worked out here: SQL split into literal text and variable slots (for
+ * simple mode) and into "$n" text plus parameter slots (extended and
+ * prepared), expression trees, \sleep units, \shell arguments, and the jump
+ * targets of \if / \elif / \else / \endif.  The hot path only follows it.
+ */
+#ifndef PGBENCH_SCRIPT_H
+#define PGBENCH_SCRIPT_H
+
+#include "pgbench/common.h"
+#include "pgbench/expr.h"
+#include "pgbench/variables.h"
+
+#define PGB_MAX_SCRIPTS 128
+
+typedef enum command_type
+{
+	SQL_COMMAND,
+	META_COMMAND,
+} command_type;
+
+typedef enum meta_command
+{
+	META_NONE,					/* an SQL command without \gset / \aset */
+	META_SET,
+	META_SETSHELL,
+	META_SHELL,
+	META_SLEEP,
+	META_GSET,					/* on an SQL command: store its one row */
+	META_ASET,					/* on an SQL command: store all its rows */
+	META_IF,
+	META_ELIF,
+	META_ELSE,
+	META_ENDIF,
+	META_STARTPIPELINE,
+	META_SYNCPIPELINE,
+	META_ENDPIPELINE,
+} meta_command;
+
+/*
+ * One piece of an SQL command for simple mode: literal text, then a
+ * variable reference (slot >= 0) that is replaced by the variable's value,
+ * or left as written (ref, ref_len: ":name") when the variable is unset.
+ */
+typedef struct sql_part
+{
+	const char *text;			/* points into sql_command.text */
+	size_t		len;
+	int			slot;			/* -1: no variable after this text */
+	const char *ref;
+	size_t		ref_len;
+} sql_part;
+
+typedef struct sql_command
+{
+	char	   *text;			/* the SQL as written, NUL-terminated */
+	int			nparts;
+	sql_part   *parts;			/* simple mode substitution plan */
+	char	   *param_text;		/* ":name" replaced by $1..$n */
+	int			nparams;		/* at most PGB_MAX_ARGS - 1 */
+	int		   *param_slots;	/* slot of $1..$n */
+	int			nstatements;	/* > 1 for "a \; b" compounds */
+} sql_command;
+
+/* A \shell or \setshell word: literal text, or a variable (":name"). */
+typedef struct shell_arg
+{
+	const char *text;			/* literal, "::x" already reduced to ":x" */
+	int			slot;			/* >= 0 for a variable */
+} shell_arg;
+
+typedef struct command
+{
+	int			line;			/* 1-based line of the command in its script */
+	char	   *first_line;		/* the command's first line, for messages and -r */
+	command_type type;
+	meta_command meta;
+
+	/* SQL_COMMAND */
+	sql_command sql;
+	char	   *varprefix;		/* \gset / \aset prefix ("" for none) */
+
+	/* META_COMMAND: the words as pgbench splits them (argv[0] = "set"...) */
+	int			argc;
+	char	  **argv;
+
+	/* \set, \if, \elif */
+	expr_node  *expr;
+	/* \set, \setshell target */
+	int			var_slot;
+
+	/* \sleep: constant or variable, times a unit (1, 1000, 1000000) */
+	int64_t		sleep_usec;		/* when sleep_slot < 0, already scaled */
+	int			sleep_slot;
+	int64_t		sleep_unit_usec;
+
+	/* \shell, \setshell: argument words after the target */
+	int			nshell_args;
+	shell_arg  *shell_args;
+
+	/*
+	 * \if / \elif: index of the next \elif, \else or \endif of the chain,
+	 * where to go when the condition is false.  \elif / \else: index of the
+	 * chain's \endif, where to go when an earlier branch ran.
+	 */
+	int			jump_false;
+	int			jump_end;
+} command;
+
+typedef struct script
+{
+	char	   *desc;			/* file name or "<builtin: ...>" */
+	int			weight;
+	int			ncommands;
+	command   **commands;
+} script;
+
+/* All scripts of a run and the variable symbols they use. */
+typedef struct script_set
+{
+	var_symtab *symtab;
+	int			nscripts;
+	script		scripts[PGB_MAX_SCRIPTS];
+	int64_t		total_weight;
+} script_set;
+
+/*
+ * A compile error, printed by script_error_report exactly as pgbench:
+ *   pgbench: error: <source>:<lineno>: <message>[ (<detail>)][ at column N][ in command "<command>"]
+ *   <line>
+ *   <spaces>^ error found here
+ * (line may be NULL; column -1 for no caret), or, for errors pgbench
+ * reports without position, as a plain "pgbench: error: <message>".
+ */
+typedef struct script_error
+{
+	bool		positioned;		/* syntax-error form above, else plain */
+	char		source[256];
+	int			lineno;
+	char		message[256];
+	char		detail[256];
+	char		command[64];
+	char	   *line;			/* owned copy, may be NULL */
+	int			column;
+} script_error;
+
+script_set *script_set_create(void);
+void		script_set_free(script_set *set);
+
+/*
+ * Compile script text (from file source) and append it with weight.
+ * Returns false with *err filled; err->line must be freed with
+ * script_error_clear.  An empty script is an error, as in pgbench.
+ */
+bool		script_compile(script_set *set, const char *source, const char *text,
+						   int weight, script_error *err);
+
+void		script_error_report(const script_error *err);
+void		script_error_clear(script_error *err);
+
+/* Builtin scripts: name, description, text. */
+typedef struct builtin_script
+{
+	const char *name;			/* "tpcb-like", ... */
+	const char *desc;			/* "<builtin: TPC-B (sort of)>" */
+	const char *script;
+} builtin_script;
+
+extern const builtin_script builtin_scripts[];
+extern const int builtin_script_count;
+
+/*
+ * Find a builtin by exact name or unambiguous prefix.  NULL when none or
+ * ambiguous; *ambiguous tells which.
+ */
+const builtin_script *builtin_find(const char *name, bool *ambiguous);
+
+#endif

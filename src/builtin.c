@@ -1,0 +1,1 @@
+/* builtin.c — see include/pgbench/builtin.h */

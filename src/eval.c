@@ -1,0 +1,1 @@
+/* eval.c — see include/pgbench/eval.h */

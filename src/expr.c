@@ -1,0 +1,1 @@
+/* expr.c — see include/pgbench/expr.h */

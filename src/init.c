@@ -1,0 +1,1 @@
+/* init.c — see include/pgbench/init.h */

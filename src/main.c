@@ -1,0 +1,31 @@
+/*
+ * main.c — pgbench's entry point: options, then initialization or a
+ * benchmark run, then the exit code.
+ */
+#include "pgbench/diag.h"
+#include "pgbench/init.h"
+#include "pgbench/options.h"
+
+int
+main(int argc, char **argv)
+{
+	pgb_options opts;
+	int			rc;
+
+	diag_init(argv[0]);
+	rc = options_parse(&opts, argc, argv);
+	if (rc >= 0)
+		return rc;
+
+	if (opts.action == ACTION_INIT)
+		rc = init_run(&opts);
+	else
+	{
+		/* The benchmark engine is not built yet (issue 3). */
+		diag_error("benchmark runs are not available in this build yet");
+		rc = 1;
+	}
+
+	options_free(&opts);
+	return rc;
+}

@@ -1,0 +1,1 @@
+/* options.c — see include/pgbench/options.h */

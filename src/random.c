@@ -1,0 +1,1 @@
+/* random.c — see include/pgbench/random.h */

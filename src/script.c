@@ -1,0 +1,1 @@
+/* script.c — see include/pgbench/script.h */

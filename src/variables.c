@@ -1,0 +1,1 @@
+/* variables.c — see include/pgbench/variables.h */

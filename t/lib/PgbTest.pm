@@ -1,0 +1,212 @@
+# PgbTest.pm — helpers for pgbench's Perl TAP tests: run our binary or the
+# system pgbench and capture stdout, stderr and the exit code; start and
+# stop a real throwaway PostgreSQL cluster (initdb + pg_ctl from
+# pg_config --bindir, unix socket in a temporary directory, random port).
+#
+# Tests run as root in CI and initdb refuses root, so when we are root the
+# cluster runs as the unprivileged "postgres" user (created if missing).
+package PgbTest;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Temp qw(tempdir);
+use IPC::Run ();
+use Test::More;
+
+our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
+  start_cluster our_pgbench_path system_pgbench_path);
+
+sub our_pgbench_path
+{
+	return $ENV{PGBENCH} || die "PGBENCH is not set (run through meson test)\n";
+}
+
+# The real pgbench: first PG 15 as installed on our machines, else pg_config's.
+sub system_pgbench_path
+{
+	return $ENV{SYSTEM_PGBENCH} if $ENV{SYSTEM_PGBENCH};
+	for my $p ('/usr/lib/postgresql/15/bin/pgbench')
+	{
+		return $p if -x $p;
+	}
+	my $bindir = `pg_config --bindir 2>/dev/null`;
+	chomp $bindir;
+	return "$bindir/pgbench" if $bindir && -x "$bindir/pgbench";
+	return undef;
+}
+
+# run_cmd([argv...], stdin => '...', env => {...}) -> (exit code, stdout, stderr)
+sub run_cmd
+{
+	my ($argv, %o) = @_;
+	my ($out, $err) = ('', '');
+	my $in = defined $o{stdin} ? $o{stdin} : '';
+	local %ENV = (%ENV, %{ $o{env} || {} });
+	for my $k (keys %{ $o{env} || {} })
+	{
+		delete $ENV{$k} unless defined $o{env}{$k};
+	}
+	IPC::Run::run($argv, \$in, \$out, \$err, IPC::Run::timeout($o{timeout} || 300));
+	return ($? >> 8, $out, $err);
+}
+
+sub pgbench { my ($args, %o) = @_; return run_cmd([ our_pgbench_path(), @$args ], %o); }
+
+sub system_pgbench
+{
+	my ($args, %o) = @_;
+	return run_cmd([ system_pgbench_path(), @$args ], %o);
+}
+
+sub slurp
+{
+	my ($path) = @_;
+	open my $fh, '<', $path or die "cannot read $path: $!";
+	local $/;
+	my $s = <$fh>;
+	close $fh;
+	return $s;
+}
+
+sub write_file
+{
+	my ($path, $content) = @_;
+	open my $fh, '>', $path or die "cannot write $path: $!";
+	print $fh $content;
+	close $fh;
+	return $path;
+}
+
+# ---- the cluster ----------------------------------------------------------
+
+package PgbTest::Cluster;
+
+use File::Temp qw(tempdir);
+
+sub _bindir
+{
+	my $b = `pg_config --bindir 2>/dev/null`;
+	chomp $b;
+	return $b if $b && -x "$b/initdb";
+	for my $v (19, 18, 17, 16, 15)
+	{
+		return "/usr/lib/postgresql/$v/bin" if -x "/usr/lib/postgresql/$v/bin/initdb";
+	}
+	die "no initdb found\n";
+}
+
+sub _as_user
+{
+	my ($self, @cmd) = @_;
+	return @cmd unless $self->{run_as};
+	return ('runuser', '-u', $self->{run_as}, '--', @cmd);
+}
+
+sub _sys
+{
+	my ($self, @cmd) = @_;
+	my @full = $self->_as_user(@cmd);
+	my ($out, $err) = ('', '');
+	IPC::Run::run(\@full, '<', \undef, '>', \$out, '2>', \$err);
+	die "command failed: @full\n$out$err" if $?;
+	return $out;
+}
+
+# start_cluster(max_connections => N, settings => "extra conf lines")
+sub new
+{
+	my ($class, %o) = @_;
+	my $self = bless { bindir => _bindir() }, $class;
+	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
+	chmod 0755, $base;
+	$self->{base} = $base;
+	$self->{data} = "$base/data";
+	$self->{sock} = "$base/sock";
+	mkdir $self->{sock} or die;
+	$self->{port} = 20000 + int(rand(30000));
+
+	if ($> == 0)
+	{
+		my $user = 'postgres';
+		if (!getpwnam($user))
+		{
+			system('useradd', '--system', '--no-create-home', $user) == 0
+			  or die "cannot create user $user\n";
+		}
+		$self->{run_as} = $user;
+		my ($uid, $gid) = (getpwnam($user))[ 2, 3 ];
+		chown $uid, $gid, $base, $self->{sock};
+	}
+
+	$self->_sys("$self->{bindir}/initdb", '-D', $self->{data}, '-A', 'trust',
+		'-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C');
+
+	my $maxconn = $o{max_connections} || 100;
+	my $conf = "listen_addresses = ''\n"
+	  . "unix_socket_directories = '$self->{sock}'\n"
+	  . "port = $self->{port}\n"
+	  . "max_connections = $maxconn\n"
+	  . "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+	  . "shared_buffers = 128MB\n"
+	  . "log_min_messages = warning\n"
+	  . ($o{settings} || '');
+	my $confpath = "$self->{data}/postgresql.conf";
+	open my $fh, '>>', $confpath or die "cannot append to $confpath: $!";
+	print $fh $conf;
+	close $fh;
+
+	$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-l',
+		"$base/server.log", '-w', '-t', '120', 'start');
+	$self->{running} = 1;
+	return $self;
+}
+
+sub host { $_[0]{sock} }
+sub port { $_[0]{port} }
+
+# Environment for a client of this cluster.
+sub env
+{
+	my ($self) = @_;
+	return {
+		PGHOST => $self->{sock},
+		PGPORT => $self->{port},
+		PGUSER => 'postgres',
+		PGDATABASE => 'postgres',
+	};
+}
+
+# psql($sql) -> trimmed output of psql -XAtq
+sub psql
+{
+	my ($self, $sql, %o) = @_;
+	my ($out, $err) = ('', '');
+	my @cmd = ("$self->{bindir}/psql", '-XAtq', '-v', 'ON_ERROR_STOP=1',
+		'-h', $self->{sock}, '-p', $self->{port}, '-U', 'postgres',
+		'-d', $o{dbname} || 'postgres', '-c', $sql);
+	IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
+	die "psql failed: $sql\n$err" if $? && !$o{allow_fail};
+	chomp $out;
+	return $out;
+}
+
+sub stop
+{
+	my ($self) = @_;
+	return unless $self->{running};
+	$self->{running} = 0;
+	eval {
+		$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-m',
+			'immediate', '-w', 'stop');
+	};
+	system('rm', '-rf', $self->{base}) unless $ENV{PGBTEST_KEEP};
+}
+
+sub DESTROY { $_[0]->stop }
+
+package PgbTest;
+
+sub start_cluster { return PgbTest::Cluster->new(@_); }
+
+1;

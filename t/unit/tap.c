@@ -1,0 +1,95 @@
+/*
+ * tap.c — TAP output for the C unit tests: numbered results, the plan at
+ * the end, a non-zero exit when anything failed.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+
+static int	tap_count;
+static int	tap_failed;
+
+static bool
+tap_vok(bool ok, const char *fmt, va_list ap)
+{
+	tap_count++;
+	if (!ok)
+		tap_failed++;
+	printf("%sok %d - ", ok ? "" : "not ", tap_count);
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+	return ok;
+}
+
+bool
+tap_ok(bool ok, const char *fmt, ...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	ok = tap_vok(ok, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+void
+tap_diag(const char *fmt, ...)
+{
+	va_list		ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+bool
+tap_is_int(int64_t got, int64_t expected, const char *name)
+{
+	if (!tap_ok(got == expected, "%s", name))
+	{
+		tap_diag("     got: %lld", (long long) got);
+		tap_diag("expected: %lld", (long long) expected);
+		return false;
+	}
+	return true;
+}
+
+bool
+tap_is_str(const char *got, const char *expected, const char *name)
+{
+	bool		same = (got == NULL && expected == NULL) ||
+		(got != NULL && expected != NULL && strcmp(got, expected) == 0);
+
+	if (!tap_ok(same, "%s", name))
+	{
+		tap_diag("     got: %s", got ? got : "(null)");
+		tap_diag("expected: %s", expected ? expected : "(null)");
+		return false;
+	}
+	return true;
+}
+
+bool
+tap_is_double(double got, double expected, double tolerance, const char *name)
+{
+	if (!tap_ok(fabs(got - expected) <= tolerance, "%s", name))
+	{
+		tap_diag("     got: %.17g", got);
+		tap_diag("expected: %.17g", expected);
+		return false;
+	}
+	return true;
+}
+
+int
+tap_done(void)
+{
+	printf("1..%d\n", tap_count);
+	return tap_failed == 0 && tap_count > 0 ? 0 : 1;
+}
