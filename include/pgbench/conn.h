@@ -1,0 +1,38 @@
+/*
+ * conn.h — connection parameters and blocking connections.
+ *
+ * The parameters come from the options (-h -p -U, dbname) and libpq's own
+ * environment handling (PGHOST, PGPORT, PGUSER, PGDATABASE, ...); a dbname
+ * that is a conninfo string or a URI is expanded by libpq (expand_dbname),
+ * exactly as pgbench connects.  The run engine starts non-blocking
+ * connections from the same conn_params; init and set-up use the blocking
+ * conn_open.
+ */
+#ifndef PGBENCH_CONN_H
+#define PGBENCH_CONN_H
+
+#include <libpq-fe.h>
+
+#include "pgbench/options.h"
+
+#define CONN_MAX_PARAMS 8
+
+typedef struct conn_params
+{
+	const char *keywords[CONN_MAX_PARAMS];	/* NULL-terminated */
+	const char *values[CONN_MAX_PARAMS];
+} conn_params;
+
+/* Fill params from opts; the strings stay owned by opts. */
+void		conn_params_init(conn_params *params, const pgb_options *opts);
+
+/*
+ * Open a connection and wait for it.  On failure returns NULL and copies
+ * libpq's message (possibly several lines, no trailing newline) to errbuf.
+ */
+PGconn	   *conn_open(const conn_params *params, char *errbuf, size_t errlen);
+
+/* Copy PQerrorMessage(conn) to buf without its trailing newline. */
+void		conn_error_text(const PGconn *conn, char *buf, size_t len);
+
+#endif
