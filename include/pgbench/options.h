@@ -92,6 +92,11 @@ typedef struct pgb_options
 
 	/* -D variables, in the order given; copied into every client */
 	var_store	defines;
+	bool		defines_ready;	/* defines was initialised (options_free) */
+
+	/* storage behind init_steps and a looked-up dbname, owned */
+	char	   *init_steps_storage;
+	char	   *dbname_storage;
 } pgb_options;
 
 /*

@@ -36,7 +36,10 @@ double		prng_double(prng_state *state);
  * unsigned integer (NULL means "time") and seeds the base sequence from
  * which every thread and client state is drawn.  Returns false with a
  * message in errbuf ("unrecognized random seed option ..." and its detail
- * on a second line) on bad input.
+ * on a second line) on bad input.  When text is not NULL pgbench then
+ * prints "setting random seed to %" PRIu64 at its default (info) level.
+ * "time" is the monotonic clock in microseconds, as pgbench 15.  Draw order
+ * from the base sequence: see doc/random.md.
  */
 typedef struct random_seed
 {
@@ -58,6 +61,12 @@ int64_t		random_gaussian(prng_state *state, int64_t min, int64_t max,
 							double parameter);
 int64_t		random_zipfian(prng_state *state, int64_t min, int64_t max,
 						   double parameter);
+
+/*
+ * Throttling delay for --rate: a value whose mean is center (usec), drawn
+ * by inverse transform, rounded to the nearest integer (as pgbench).
+ */
+int64_t		random_poisson(prng_state *state, double center);
 
 /* Parameter limits, with pgbench's messages in the evaluator. */
 #define RANDOM_GAUSSIAN_MIN_PARAMETER 2.0

@@ -179,4 +179,7 @@ extern const int builtin_script_count;
  */
 const builtin_script *builtin_find(const char *name, bool *ambiguous);
 
+/* How many builtins name is a prefix of (for the "ambiguous" message). */
+int			builtin_count_matches(const char *name);
+
 #endif

@@ -44,7 +44,8 @@ bool		var_name_is_valid(const char *name, size_t len);
 
 /*
  * Length of the variable name that starts at text (after a ':' in SQL):
- * ASCII letters, digits, '_' and non-ASCII bytes.  0 when none.
+ * ASCII letters, digits, '_' and non-ASCII bytes, not starting with a
+ * digit.  0 when none.
  */
 size_t		var_name_span(const char *text);
 
@@ -67,7 +68,13 @@ typedef struct var_store
 void		var_store_init(var_store *store, const var_symtab *symtab);
 void		var_store_free(var_store *store);
 
-/* Deep copy (for -D defaults to all clients and retry snapshots). */
+/* Extend a store to slots interned into its symtab after var_store_init. */
+void		var_store_grow(var_store *store);
+
+/*
+ * Deep copy (for -D defaults to all clients and retry snapshots).  dst is
+ * an initialised store (its buffers are reused) or zeroed memory.
+ */
 void		var_store_copy(var_store *dst, const var_store *src);
 
 static inline bool
@@ -87,7 +94,10 @@ void		var_set_value(var_store *store, int slot, pgb_value value);
  * Typed value of a variable, parsing its string form when needed
  * ("null", true/yes/on prefixes, false/no/off, integers, doubles).
  * Returns false with a message in errbuf when unset ("undefined variable
- * \"x\"") or malformed ("malformed variable \"x\" value: \"abc\"").
+ * \"x\"") or malformed ("malformed variable \"x\" value: \"abc\"",
+ * "invalid input syntax for type bigint: ...", "value ... is out of range
+ * for type bigint").  An empty string fails with errbuf "": pgbench
+ * prints nothing for it, only the client's abort line.
  */
 bool		var_get_value(var_store *store, int slot, pgb_value *out,
 						  char *errbuf, size_t errlen);
@@ -98,5 +108,16 @@ bool		var_get_value(var_store *store, int slot, pgb_value *out,
  * NULL when unset.  The pointer stays valid until the slot is written.
  */
 const char *var_get_string(var_store *store, int slot);
+
+/*
+ * Text of a typed value as pgbench prints it: "NULL", "true"/"false",
+ * decimal integers, doubles "%.*g" with DBL_DIG digits; non-finite doubles
+ * as "NaN", "Infinity", "-Infinity".  Returns snprintf's count; "" for
+ * PGBT_NO_VALUE.  var_format_double_fixed is the "%f" form used in
+ * messages.
+ */
+int			var_format_value(const pgb_value *value, char *buf, size_t len);
+int			var_format_double(double d, char *buf, size_t len);
+int			var_format_double_fixed(double d, char *buf, size_t len);
 
 #endif

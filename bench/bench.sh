@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# bench.sh — compare our pgbench with the system pgbench on the same
+# workloads in one run, alternating the two binaries, and print one table of
+# medians and ratios (ours/theirs).  Run by hand, never in CI; see
+# bench/README.md for what each figure means and how far to trust it.
+#
+#   bench/bench.sh [options] [OURS]        OURS defaults to $PGBENCH_OURS,
+#                                          then build/src/pgbench
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib/measure.sh"
+. "$top/bench/lib/report.sh"
+
+ALL_WORKLOADS="select1 select-only tpcb-like pipeline10 reconnect c500"
+
+usage() {
+	cat <<EOF
+usage: bench/bench.sh [options] [OURS]
+
+Runs OURS (default \$PGBENCH_OURS, else build/src/pgbench) and THEIRS (the
+system pgbench) alternately on: $ALL_WORKLOADS.
+Throughput figures are medians of --rounds runs of --duration seconds each;
+instructions/tx (callgrind) and syscalls/tx (strace) are differences of two
+-t sizes, medians of --reps pairs.
+
+options:
+  --quick              smoke test: 2 rounds of 2 s, 1 callgrind/strace pair
+  --rounds N           throughput rounds per binary and workload (default 8)
+  --duration S         seconds per throughput round, pgbench -T (default 5)
+  --reps N             callgrind and strace pairs per binary (default 2)
+  --clients N          clients of the ordinary workloads (default 8)
+  --many N             clients of the c500 workload (default 500)
+  --only LIST          comma-separated workloads to run (default all)
+  --theirs PATH        the reference pgbench (default $THEIRS_DEFAULT)
+  --scale N            pgbench -i scale for select-only and tpcb-like (default 10)
+  --no-callgrind       skip the instruction counts
+  --no-strace          skip the system call counts
+  --no-pin             do not pin server and client to separate CPUs
+  --server-cpus LIST   taskset CPU list for the server (default 0)
+  --client-cpus LIST   taskset CPU list for the client (default 1)
+  --existing           use the server named by the PG* environment instead of
+                       starting a throwaway cluster (no server pinning)
+  --out DIR            keep logs and raw figures here (default a new /tmp dir)
+  --init               afterwards, also run bench/init_bench.sh OURS (if present)
+  -h, --help           this text
+EOF
+}
+
+THEIRS_DEFAULT=/usr/lib/postgresql/15/bin/pgbench
+THEIRS=${PGBENCH_THEIRS:-$THEIRS_DEFAULT}
+OURS=${PGBENCH_OURS:-}
+ROUNDS=8 DURATION=5 REPS=2 CLIENTS=8 MANY=500 SCALE=10
+ONLY=$ALL_WORKLOADS
+DO_CALLGRIND=1 DO_STRACE=1 PIN=1 EXISTING=0 RUN_INIT=0
+SERVER_CPUS=0 CLIENT_CPUS=1
+OUT=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) ROUNDS=2 DURATION=2 REPS=1 ;;
+	--rounds) ROUNDS=$2; shift ;;
+	--duration) DURATION=$2; shift ;;
+	--reps) REPS=$2; shift ;;
+	--clients) CLIENTS=$2; shift ;;
+	--many) MANY=$2; shift ;;
+	--only) ONLY=${2//,/ }; shift ;;
+	--theirs) THEIRS=$2; shift ;;
+	--scale) SCALE=$2; shift ;;
+	--no-callgrind) DO_CALLGRIND=0 ;;
+	--no-strace) DO_STRACE=0 ;;
+	--no-pin) PIN=0 ;;
+	--server-cpus) SERVER_CPUS=$2; shift ;;
+	--client-cpus) CLIENT_CPUS=$2; shift ;;
+	--existing) EXISTING=1 ;;
+	--out) OUT=$2; shift ;;
+	--init) RUN_INIT=1 ;;
+	-h|--help) usage; exit 0 ;;
+	-*) echo "bench.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+	*) OURS=$1 ;;
+	esac
+	shift
+done
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench.sh: $*"; exit 2; }
+
+# --- the binaries -----------------------------------------------------------
+
+if [ -z "$OURS" ]; then
+	OURS=$top/build/src/pgbench
+	[ -x "$OURS" ] || [ ! -x "$top/build/pgbench" ] || OURS=$top/build/pgbench
+fi
+[ -x "$OURS" ] || die "our pgbench '$OURS' is not an executable; build it (meson setup build && ninja -C build) or pass its path"
+[ -x "$THEIRS" ] || die "the system pgbench '$THEIRS' is missing; pass --theirs PATH"
+OURS=$(realpath "$OURS") THEIRS=$(realpath "$THEIRS")
+
+for w in $ONLY; do
+	case " $ALL_WORKLOADS " in *" $w "*) ;; *) die "unknown workload '$w' (known: $ALL_WORKLOADS)" ;; esac
+done
+
+# --- the tools ----------------------------------------------------------------
+
+need_tool() {  # need_tool COMMAND DEBIAN-PACKAGE: install it when root and apt are there
+	command -v "$1" >/dev/null && return 0
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+		say "installing $2 for $1 ..."
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >/dev/null 2>&1 || true
+	fi
+	command -v "$1" >/dev/null
+}
+
+BM_GNU_TIME=
+if need_tool /usr/bin/time time && /usr/bin/time --version 2>&1 | grep -q GNU; then
+	BM_GNU_TIME=/usr/bin/time
+else
+	say "note: no GNU time; reading peak RSS and CPU time from /proc instead"
+fi
+if [ $DO_CALLGRIND = 1 ] && ! need_tool valgrind valgrind; then
+	say "note: no valgrind; skipping instruction counts"; DO_CALLGRIND=0
+fi
+if [ $DO_STRACE = 1 ] && ! need_tool strace strace; then
+	say "note: no strace; skipping system call counts"; DO_STRACE=0
+fi
+command -v taskset >/dev/null || PIN=0
+[ "$(nproc)" -ge 2 ] || PIN=0
+BM_PIN_CLIENT=()
+[ $PIN = 1 ] && BM_PIN_CLIENT=(taskset -c "$CLIENT_CPUS")
+BM_DET_LIMIT=900
+
+# -c 500 needs a descriptor per connection, plus the usual ones.
+ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+# --- output directory and server -------------------------------------------------
+
+if [ -z "$OUT" ]; then
+	OUT=$(mktemp -d /tmp/pgbench-bench.XXXXXX)
+else
+	mkdir -p "$OUT"
+fi
+OUT=$(realpath "$OUT")
+BR_FILE=$OUT/results.tsv
+: >"$BR_FILE"
+FAILURES=$OUT/failures.txt
+: >"$FAILURES"
+
+CLUSTER=
+cleanup() {
+	if [ -n "$CLUSTER" ]; then
+		cluster_stop "$CLUSTER"
+		CLUSTER=
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ $EXISTING = 0 ]; then
+	. "$top/scripts/cluster.sh"
+	CLUSTER=$(mktemp -d /tmp/pgbench-bench-cluster.XXXXXX)
+	# The server inherits the affinity of the shell that starts it, so pin
+	# this shell for the start only: every backend forked later stays there.
+	[ $PIN = 1 ] && taskset -pc "$SERVER_CPUS" $BASHPID >/dev/null
+	cluster_start "$CLUSTER" "max_connections = $((MANY * 2 + 100))
+shared_buffers = 512MB
+max_wal_size = 8GB
+checkpoint_timeout = 1h
+wal_level = minimal
+max_wal_senders = 0
+autovacuum = off" || die "could not start a cluster in $CLUSTER (log: $CLUSTER/server.log)"
+	[ $PIN = 1 ] && taskset -pc "0-$(($(nproc) - 1))" $BASHPID >/dev/null
+fi
+
+# --- workloads ---------------------------------------------------------------------
+
+printf 'SELECT 1;\n' >"$OUT/select1.sql"
+{
+	printf '\\startpipeline\n'
+	for _ in 1 2 3 4 5 6 7 8 9 10; do printf 'SELECT 1;\n'; done
+	printf '\\endpipeline\n'
+} >"$OUT/pipeline10.sql"
+
+# wl_setup NAME: WL_ARGS (pgbench arguments but -T/-t), WL_T1 < WL_T2 (-t
+# sizes for the instruction and syscall differences), WL_CONN (which
+# connection-time line of the report to keep, if any), WL_DB (needs -i data).
+wl_setup() {
+	WL_CONN= WL_DB=0
+	case $1 in
+	select1)     WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 ;;
+	select-only) WL_ARGS=(-S -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 WL_DB=1 ;;
+	tpcb-like)   WL_ARGS=(-b tpcb-like --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=100 WL_T2=300 WL_DB=1 ;;
+	pipeline10)  WL_ARGS=(-n -f "$OUT/pipeline10.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=200 WL_T2=600 ;;
+	reconnect)   WL_ARGS=(-n -f "$OUT/select1.sql" -C -c 4 -j 1); WL_T1=40 WL_T2=120 WL_CONN=average ;;
+	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=4 WL_T2=12 WL_CONN=initial ;;
+	esac
+}
+
+bin_of() { if [ "$1" = ours ]; then echo "$OURS"; else echo "$THEIRS"; fi; }
+
+# Alternate which binary goes first, so slow drifts of the machine (caches,
+# table growth, neighbours) do not favour one side.
+order_of() { if [ $(($1 % 2)) -eq 1 ]; then echo "ours theirs"; else echo "theirs ours"; fi; }
+
+declare -A OURS_FAILED=()
+
+# fail_side WORKLOAD SIDE WHY LOG: record FAILED for every metric this
+# workload measures; for ours also stop running it on this workload.
+fail_side() {
+	local w=$1 side=$2 m
+	for m in tps cpu_us rss_kb; do br_add "$w" $m "$side" FAILED; done
+	[ -n "$WL_CONN" ] && br_add "$w" conn_ms "$side" FAILED
+	[ $DO_CALLGRIND = 1 ] && br_add "$w" instr "$side" FAILED
+	[ $DO_STRACE = 1 ] && br_add "$w" syscalls "$side" FAILED
+	[ "$side" = ours ] && OURS_FAILED[$w]=1
+	printf '%s %s: %s (log %s)\n' "$w" "$side" "$3" "$4" >>"$FAILURES"
+	say "  $w $side FAILED: $3"
+}
+
+skip_side() { [ "$2" = ours ] && [ -n "${OURS_FAILED[$1]:-}" ]; }
+
+# throughput WORKLOAD: ROUNDS alternating -T runs per binary.
+throughput() {
+	local w=$1 r side log conn cpu_us
+	for r in $(seq 1 "$ROUNDS"); do
+		for side in $(order_of "$r"); do
+			skip_side "$w" "$side" && continue
+			log=$OUT/$w.$side.tps.$r.log
+			if ! bm_timed "$(bin_of $side)" "$log" $((DURATION + 300)) "${WL_ARGS[@]}" -T "$DURATION"; then
+				fail_side "$w" "$side" "$BM_WHY" "$log"
+				continue
+			fi
+			br_add "$w" tps "$side" "$BM_TPS"
+			[ -n "$BM_RSS_KB" ] && br_add "$w" rss_kb "$side" "$BM_RSS_KB"
+			cpu_us=
+			if [ -n "$BM_CPU_S" ]; then
+				cpu_us=$(awk -v c="$BM_CPU_S" -v n="$BM_PROCESSED" 'BEGIN{printf "%.3f", c * 1e6 / n}')
+				br_add "$w" cpu_us "$side" "$cpu_us"
+			fi
+			conn=
+			case $WL_CONN in
+			initial) conn=$BM_CONN_INITIAL ;;
+			average) conn=$BM_CONN_AVERAGE ;;
+			esac
+			[ -n "$conn" ] && br_add "$w" conn_ms "$side" "$conn"
+			say "  $w round $r/$ROUNDS $side: tps $BM_TPS, cpu ${cpu_us:-?} us/tx, rss ${BM_RSS_KB:-?} kB${conn:+, connect $conn ms}"
+		done
+	done
+}
+
+# per_tx WORKLOAD TOOL METRIC: REPS pairs of -t runs under TOOL (bm_callgrind
+# or bm_strace) per binary; each pair gives (count2 - count1) / (tx2 - tx1),
+# so process start-up, connection set-up and exit cancel out.
+per_tx() {
+	local w=$1 tool=$2 metric=$3 r side log1 log2 c1 n1 per
+	for r in $(seq 1 "$REPS"); do
+		for side in $(order_of "$r"); do
+			skip_side "$w" "$side" && continue
+			log1=$OUT/$w.$side.$metric.$r.t$WL_T1.log
+			log2=$OUT/$w.$side.$metric.$r.t$WL_T2.log
+			if ! $tool "$(bin_of $side)" "$log1" "${WL_ARGS[@]}" -t "$WL_T1"; then
+				fail_side "$w" "$side" "$BM_WHY" "$log1"; continue
+			fi
+			c1=$BM_COUNT n1=$BM_PROCESSED
+			if ! $tool "$(bin_of $side)" "$log2" "${WL_ARGS[@]}" -t "$WL_T2"; then
+				fail_side "$w" "$side" "$BM_WHY" "$log2"; continue
+			fi
+			if [ "$BM_PROCESSED" -le "$n1" ]; then
+				fail_side "$w" "$side" "transaction counts $n1 and $BM_PROCESSED do not grow" "$log2"; continue
+			fi
+			per=$(awk -v a="$c1" -v b="$BM_COUNT" -v m="$n1" -v n="$BM_PROCESSED" 'BEGIN{printf "%.4f", (b - a) / (n - m)}')
+			br_add "$w" "$metric" "$side" "$per"
+			say "  $w $metric pair $r/$REPS $side: $per per tx ($c1 @ $n1 tx, $BM_COUNT @ $BM_PROCESSED tx)"
+		done
+	done
+}
+
+# --- run -------------------------------------------------------------------------------
+
+started=$SECONDS
+say "ours:   $OURS"
+say "theirs: $THEIRS"
+[ "$OURS" = "$THEIRS" ] && say "note: ours and theirs are the same binary: every ratio should be near 1"
+say "rounds $ROUNDS x ${DURATION}s, $REPS callgrind/strace pair(s), pinning $([ $PIN = 1 ] && echo "server $SERVER_CPUS, client $CLIENT_CPUS" || echo off), logs in $OUT"
+
+need_db=0
+for w in $ONLY; do wl_setup "$w"; [ $WL_DB = 1 ] && need_db=1; done
+if [ $need_db = 1 ]; then
+	say "initializing scale $SCALE with the system pgbench ..."
+	"$THEIRS" -i -s "$SCALE" -q >"$OUT/init.log" 2>&1 || die "pgbench -i failed, see $OUT/init.log"
+fi
+
+for w in $ONLY; do
+	wl_setup "$w"
+	say "== $w: pgbench ${WL_ARGS[*]}"
+	throughput "$w"
+	[ $DO_CALLGRIND = 1 ] && per_tx "$w" bm_callgrind instr
+	[ $DO_STRACE = 1 ] && per_tx "$w" bm_strace syscalls
+done
+
+echo
+echo "ours:   $OURS"
+echo "theirs: $THEIRS"
+echo "ratio = ours/theirs.  tps: higher is better; every other metric: lower is better."
+echo "tps, CPU and connect times swing +-20% on shared machines; instructions/tx,"
+echo "syscalls/tx and peak RSS are the repeatable figures."
+echo
+# shellcheck disable=SC2086
+br_table $ONLY
+if [ -s "$FAILURES" ]; then
+	echo
+	echo "failures:"
+	sed 's/^/  /' "$FAILURES"
+fi
+echo
+echo "raw figures: $BR_FILE; logs: $OUT; took $((SECONDS - started)) s"
+
+if [ $RUN_INIT = 1 ]; then
+	if [ -f "$top/bench/init_bench.sh" ]; then
+		cleanup
+		echo
+		bash "$top/bench/init_bench.sh" "$OURS"
+	else
+		say "note: bench/init_bench.sh is not there (yet); skipped --init"
+	fi
+fi

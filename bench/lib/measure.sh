@@ -1,0 +1,132 @@
+# measure.sh — one pgbench run under one measuring tool, and the parsing of
+# what it printed.  Sourced by bench.sh; every function fills BM_* globals and
+# returns non-zero when the run failed (bad exit code, missing report lines,
+# fewer transactions than asked), so the caller can print FAILED and go on.
+#
+# Inputs set by the caller:
+#   BM_PIN_CLIENT  array: prefix that pins the client (taskset -c N) or empty
+#   BM_GNU_TIME    path of GNU time, or empty to fall back to /proc polling
+#   BM_DET_LIMIT   seconds a callgrind/strace run may take before it is killed
+
+# bm_report_field LOG WHAT: one figure from pgbench's final report.
+bm_report_field() {
+	local log=$1 what=$2
+	case $what in
+	tps)       awk '/^tps = /{print $3; exit}' "$log" ;;
+	processed) awk -F': ' '/^number of transactions actually processed: /{split($2, a, "/"); print a[1]; exit}' "$log" ;;
+	initial)   awk '/^initial connection time = /{print $5; exit}' "$log" ;;
+	average)   awk '/^average connection time = /{print $5; exit}' "$log" ;;
+	esac
+}
+
+# bm_check_report LOG RC: a run counts only if pgbench exited 0 and printed
+# a report with a positive transaction count.  Sets BM_PROCESSED, BM_WHY.
+bm_check_report() {
+	local log=$1 rc=$2
+	BM_PROCESSED=$(bm_report_field "$log" processed)
+	BM_WHY=
+	if [ "$rc" -ne 0 ]; then
+		BM_WHY="exit status $rc"
+	elif [ -z "$BM_PROCESSED" ] || [ "$BM_PROCESSED" -le 0 ] 2>/dev/null; then
+		BM_WHY="no transactions reported"
+	fi
+	if [ -n "$BM_WHY" ]; then
+		local first
+		first=$(grep -m1 -iE 'error|fatal|abort|not found|unrecognized|invalid' "$log" 2>/dev/null || true)
+		[ -n "$first" ] && BM_WHY="$BM_WHY: $first"
+		return 1
+	fi
+	return 0
+}
+
+# bm_timed BIN LOG LIMIT ARGS...: a throughput run.  Sets BM_TPS,
+# BM_PROCESSED, BM_CONN_INITIAL, BM_CONN_AVERAGE (ms), BM_RSS_KB (peak
+# resident set) and BM_CPU_S (user + system seconds of the client).
+bm_timed() {
+	local bin=$1 log=$2 limit=$3 rc=0
+	shift 3
+	BM_RSS_KB= BM_CPU_S=
+	if [ -n "$BM_GNU_TIME" ]; then
+		${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$limit" \
+			"$BM_GNU_TIME" -o "$log.time" -f '%M %U %S' "$bin" "$@" >"$log" 2>&1 || rc=$?
+		# GNU time puts "Command exited with non-zero status" first; figures are last.
+		read -r BM_RSS_KB user sys < <(tail -n1 "$log.time" 2>/dev/null) || true
+		[ -n "${sys:-}" ] && BM_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.3f", u + s}')
+	else
+		bm_polled "$bin" "$log" "$limit" "$@" || rc=$?
+	fi
+	bm_check_report "$log" "$rc" || return 1
+	BM_TPS=$(bm_report_field "$log" tps)
+	BM_CONN_INITIAL=$(bm_report_field "$log" initial)
+	BM_CONN_AVERAGE=$(bm_report_field "$log" average)
+	if [ -z "$BM_TPS" ]; then
+		BM_WHY="no tps line in the report"
+		return 1
+	fi
+	return 0
+}
+
+# bm_polled BIN LOG LIMIT ARGS...: without GNU time, watch the process in
+# /proc until it becomes a zombie: VmHWM is the peak RSS, utime+stime of
+# /proc/PID/stat (still readable before it is reaped) the CPU time.
+bm_polled() {
+	local bin=$1 log=$2 limit=$3 pid hwm v stat tick deadline
+	shift 3
+	tick=$(getconf CLK_TCK)
+	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} "$bin" "$@" >"$log" 2>&1 &
+	pid=$!
+	hwm=0
+	deadline=$((SECONDS + limit))
+	while stat=$(cat "/proc/$pid/stat" 2>/dev/null); do
+		# Fields after the ")" that ends the command name: state is 1st, utime 12th, stime 13th.
+		stat=${stat##*) }
+		set -- $stat
+		if [ "$1" = Z ]; then
+			BM_CPU_S=$(awk -v u="${12}" -v s="${13}" -v t="$tick" 'BEGIN{printf "%.3f", (u + s) / t}')
+			break
+		fi
+		v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
+		[ -n "$v" ] && hwm=$v
+		if [ $SECONDS -ge $deadline ]; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		sleep 0.05
+	done
+	BM_RSS_KB=$hwm
+	wait "$pid"
+}
+
+# bm_callgrind BIN LOG ARGS...: user-space instructions of the whole client
+# process (all threads, libpq and libc included).  Sets BM_COUNT, BM_PROCESSED.
+bm_callgrind() {
+	local bin=$1 log=$2 rc=0
+	shift 2
+	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$BM_DET_LIMIT" \
+		valgrind --tool=callgrind --callgrind-out-file="$log.cg" --log-file="$log.vg" \
+		"$bin" "$@" >"$log" 2>&1 || rc=$?
+	rm -f "$log.cg"*
+	bm_check_report "$log" "$rc" || return 1
+	BM_COUNT=$(awk '/Collected :/{print $NF; exit}' "$log.vg" 2>/dev/null)
+	if [ -z "$BM_COUNT" ]; then
+		BM_WHY="no callgrind summary in $log.vg"
+		return 1
+	fi
+	return 0
+}
+
+# bm_strace BIN LOG ARGS...: system calls of the client, all threads.
+# Sets BM_COUNT (the "calls" column of strace's total line), BM_PROCESSED.
+bm_strace() {
+	local bin=$1 log=$2 rc=0
+	shift 2
+	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$BM_DET_LIMIT" \
+		strace -f -c -o "$log.st" "$bin" "$@" >"$log" 2>&1 || rc=$?
+	bm_check_report "$log" "$rc" || return 1
+	# % time, seconds, usecs/call, calls, [errors], "total": calls is 4th.
+	BM_COUNT=$(awk '$NF == "total" {print $4; exit}' "$log.st" 2>/dev/null)
+	if [ -z "$BM_COUNT" ]; then
+		BM_WHY="no strace summary in $log.st"
+		return 1
+	fi
+	return 0
+}

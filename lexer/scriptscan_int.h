@@ -1,0 +1,64 @@
+/*
+ * scriptscan_int.h — the interface between the script scanner
+ * (scriptscan.l) and the script compiler (src/script.c).  Private to them.
+ *
+ * The scanner walks one script text and hands out, on request, either the
+ * next SQL command (split where pgbench splits: a semicolon outside quotes,
+ * comments, parentheses and CREATE FUNCTION ... BEGIN ATOMIC bodies) or the
+ * words of a backslash meta-command.  Offsets are byte offsets in the text.
+ */
+#ifndef PGBENCH_SCRIPTSCAN_INT_H
+#define PGBENCH_SCRIPTSCAN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct sscan sscan;
+
+/* Why an SQL scan stopped. */
+typedef enum sscan_sql_end
+{
+	SSCAN_SQL_SEMICOLON,		/* a command-ending semicolon (kept in text) */
+	SSCAN_SQL_BACKSLASH,		/* a backslash: a meta-command follows */
+	SSCAN_SQL_EOF,
+} sscan_sql_end;
+
+/* The SQL collected by one sscan_sql call. */
+typedef struct sscan_sql_text
+{
+	const char *text;			/* NUL-terminated; valid until the next call */
+	size_t		len;
+	size_t		start_offset;	/* where its first byte was in the script */
+	int			nstatements;	/* 1 + number of "\;" separators */
+} sscan_sql_text;
+
+sscan	   *sscan_create(const char *text);
+void		sscan_destroy(sscan *scan);
+
+/*
+ * Collect SQL up to the next command end.  Leading whitespace and "--"
+ * comments are dropped as psql's lexer drops them; "\;" and "\:" put a
+ * plain ';' or ':' into the text.
+ */
+sscan_sql_end sscan_sql(sscan *scan, sscan_sql_text *out);
+
+/*
+ * Next word of the meta-command being read (after SSCAN_SQL_BACKSLASH).
+ * Returns false at the end of the command line (the newline is consumed)
+ * or of the text.  The word is valid until the next call.
+ */
+bool		sscan_word(sscan *scan, const char **word, size_t *len, size_t *offset);
+
+/*
+ * Skip the rest of the meta-command (an expression) up to and including
+ * its ending newline, honouring backslash-newline continuations.
+ */
+void		sscan_skip_line(sscan *scan);
+
+/* Offset of the next byte the scanner will read. */
+size_t		sscan_offset(const sscan *scan);
+
+/* 1-based line number of a byte offset (offsets only move forward). */
+int			sscan_lineno(sscan *scan, size_t offset);
+
+#endif

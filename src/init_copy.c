@@ -1,0 +1,373 @@
+/*
+ * init_copy.c — COPY FROM STDIN loading of pgbench_branches, _tellers and
+ * _accounts for the client-side generation step.
+ *
+ * pgbench_accounts is the only big table (100,000 rows per scale unit), so
+ * its rows get a hand-made formatter: the aid is kept as a decimal string
+ * that is incremented in place, the rest of the line is constant for each
+ * branch, and every row is assembled with fixed-size copies into slack
+ * space.  Batches of a few thousand rows go to the server as one CopyData
+ * message each; while libpq blocks sending one batch, the server drains
+ * the previous one from the socket, so it never waits for the client.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "init_copy.h"
+
+/* Bytes of rows per CopyData message. */
+#define ICOPY_BUFFER_SIZE (256 * 1024)
+
+/* Binary COPY file header: signature, flags, header extension length. */
+static const char icopy_binary_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
+/* A decimal number as text, right-aligned so that it can grow leftwards. */
+#define DEC_END 24
+typedef struct dec_counter
+{
+	char		digits[DEC_END + 24];	/* the tail is read-ahead slack */
+	int			start;			/* index of the first significant digit */
+} dec_counter;
+
+static void
+dec_set(dec_counter *counter, int64_t value)
+{
+	int			pos = DEC_END;
+
+	memset(counter->digits, '0', sizeof(counter->digits));
+	do
+	{
+		counter->digits[--pos] = (char) ('0' + value % 10);
+		value /= 10;
+	} while (value > 0);
+	counter->start = pos;
+}
+
+static inline void
+dec_increment(dec_counter *counter)
+{
+	int			pos = DEC_END - 1;
+
+	while (counter->digits[pos] == '9')
+		counter->digits[pos--] = '0';
+	/* the padding left of the number is '0', so a carry out lands here */
+	if (pos < counter->start)
+		counter->start = pos;
+	counter->digits[pos]++;
+}
+
+/* Writes a decimal int64 (non-negative) and returns its length. */
+static size_t
+format_uint(char *dst, int64_t value)
+{
+	dec_counter tmp;
+	size_t		len;
+
+	dec_set(&tmp, value);
+	len = (size_t) (DEC_END - tmp.start);
+	memcpy(dst, tmp.digits + tmp.start, len);
+	return len;
+}
+
+/* The branch of an account: accounts are numbered branch by branch. */
+static inline int64_t
+account_branch(int64_t aid)
+{
+	return (aid - 1) / ICOPY_ACCOUNTS_PER_SCALE + 1;
+}
+
+size_t
+icopy_format_accounts_text(char *dst, int64_t first_aid, int64_t nrows)
+{
+	char	   *p = dst;
+	int64_t		aid = first_aid;
+	int64_t		end_aid = first_aid + nrows;
+	dec_counter counter;
+
+	dec_set(&counter, aid);
+	while (aid < end_aid)
+	{
+		int64_t		branch = account_branch(aid);
+		int64_t		segment_end = branch * ICOPY_ACCOUNTS_PER_SCALE + 1;
+		char		tail[32];
+		size_t		tail_len;
+
+		/* the rest of the line after the aid: "\t<bid>\t0\t\n", filler empty */
+		tail[0] = '\t';
+		tail_len = 1 + format_uint(tail + 1, branch);
+		memcpy(tail + tail_len, "\t0\t\n", 4);
+		tail_len += 4;
+
+		if (segment_end > end_aid)
+			segment_end = end_aid;
+		for (; aid < segment_end; aid++)
+		{
+			/* fixed-size copies: cheaper than exact ones, the slack absorbs them */
+			memcpy(p, counter.digits + counter.start, 24);
+			p += DEC_END - counter.start;
+			memcpy(p, tail, sizeof(tail));
+			p += tail_len;
+			dec_increment(&counter);
+		}
+	}
+	return (size_t) (p - dst);
+}
+
+static inline void
+put_be32(char *dst, uint32_t value)
+{
+	uint32_t	be = __builtin_bswap32(value);
+
+	memcpy(dst, &be, 4);
+}
+
+static inline void
+put_be64(char *dst, uint64_t value)
+{
+	uint64_t	be = __builtin_bswap64(value);
+
+	memcpy(dst, &be, 8);
+}
+
+/*
+ * Binary rows: field count 4, then (length, value) for aid, bid, abalance
+ * and a zero-length filler, which the server pads like an empty string.
+ */
+static size_t
+format_accounts_binary(char *dst, int64_t first_aid, int64_t nrows, bool aid8)
+{
+	const size_t aid_len = aid8 ? 8 : 4;
+	const size_t row_len = 2 + 4 + aid_len + 4 + 4 + 4 + 4 + 4;
+	char	   *p = dst;
+	int64_t		aid = first_aid;
+	int64_t		end_aid = first_aid + nrows;
+
+	while (aid < end_aid)
+	{
+		int64_t		branch = account_branch(aid);
+		int64_t		segment_end = branch * ICOPY_ACCOUNTS_PER_SCALE + 1;
+		char		row[40];
+		char	   *q = row;
+
+		memset(row, 0, sizeof(row));
+		q[1] = 4;
+		put_be32(q + 2, (uint32_t) aid_len);
+		q += 6 + aid_len;
+		put_be32(q, 4);
+		put_be32(q + 4, (uint32_t) branch);
+		put_be32(q + 8, 4);		/* abalance 0 follows */
+		/* filler length 0 is already there */
+
+		if (segment_end > end_aid)
+			segment_end = end_aid;
+		for (; aid < segment_end; aid++)
+		{
+			memcpy(p, row, sizeof(row));
+			if (aid8)
+				put_be64(p + 6, (uint64_t) aid);
+			else
+				put_be32(p + 6, (uint32_t) aid);
+			p += row_len;
+		}
+	}
+	return (size_t) (p - dst);
+}
+
+/* Branches and tellers are tiny; their filler is NULL. */
+static size_t
+format_small_rows(char *dst, icopy_table table, int64_t first_id, int64_t nrows)
+{
+	char	   *p = dst;
+
+	for (int64_t id = first_id; id < first_id + nrows; id++)
+	{
+		p += format_uint(p, id);
+		*p++ = '\t';
+		if (table == ICOPY_TELLERS)
+		{
+			p += format_uint(p, (id - 1) / ICOPY_TELLERS_PER_SCALE + 1);
+			*p++ = '\t';
+		}
+		memcpy(p, "0\t\\N\n", 5);
+		p += 5;
+	}
+	return (size_t) (p - dst);
+}
+
+static const char *
+table_name(icopy_table table)
+{
+	switch (table)
+	{
+		case ICOPY_BRANCHES:
+			return "pgbench_branches";
+		case ICOPY_TELLERS:
+			return "pgbench_tellers";
+		case ICOPY_ACCOUNTS:
+			break;
+	}
+	return "pgbench_accounts";
+}
+
+static int64_t
+rows_per_scale(icopy_table table)
+{
+	switch (table)
+	{
+		case ICOPY_BRANCHES:
+			return ICOPY_BRANCHES_PER_SCALE;
+		case ICOPY_TELLERS:
+			return ICOPY_TELLERS_PER_SCALE;
+		case ICOPY_ACCOUNTS:
+			break;
+	}
+	return ICOPY_ACCOUNTS_PER_SCALE;
+}
+
+/* Largest number of bytes one row can take in the request's format. */
+static size_t
+row_max_bytes(const icopy_request *req)
+{
+	switch (req->format)
+	{
+		case ICOPY_BINARY_AID4:
+			return 30;
+		case ICOPY_BINARY_AID8:
+			return 34;
+		case ICOPY_TEXT:
+			break;
+	}
+	return ICOPY_TEXT_ROW_MAX;
+}
+
+static size_t
+format_rows(const icopy_request *req, char *dst, int64_t first, int64_t nrows)
+{
+	if (req->table != ICOPY_ACCOUNTS)
+		return format_small_rows(dst, req->table, first, nrows);
+	if (req->format == ICOPY_TEXT)
+		return icopy_format_accounts_text(dst, first, nrows);
+	return format_accounts_binary(dst, first, nrows, req->format == ICOPY_BINARY_AID8);
+}
+
+/* How many rows go in the next batch. */
+static int64_t
+batch_rows(const icopy_request *req, size_t room, int64_t done, int64_t total)
+{
+	int64_t		n = (int64_t) (room / row_max_bytes(req));
+
+	if (n > total - done)
+		n = total - done;
+	if (req->progress_every > 0)
+	{
+		int64_t		to_boundary = req->progress_every - done % req->progress_every;
+
+		if (n > to_boundary)
+			n = to_boundary;
+	}
+	/* whole hundreds, like pgbench's per-100-rows progress checks */
+	if (n > 100)
+		n -= n % 100;
+	return n;
+}
+
+static void
+error_with_conn(char *errbuf, size_t errlen, const char *what, PGconn *conn)
+{
+	const char *msg = PQerrorMessage(conn);
+	size_t		len = strlen(msg);
+
+	while (len > 0 && msg[len - 1] == '\n')
+		len--;
+	snprintf(errbuf, errlen, "%s%.*s", what, (int) len, msg);
+}
+
+static bool
+start_copy(const icopy_request *req, char *errbuf, size_t errlen)
+{
+	char		sql[128];
+	PGresult   *res;
+	bool		binary = req->format != ICOPY_TEXT;
+	bool		ok;
+
+	snprintf(sql, sizeof(sql), "copy %s from stdin%s",
+			 table_name(req->table),
+			 binary ? (req->freeze ? " with (format binary, freeze on)" : " with (format binary)")
+			 : (req->freeze ? " with (freeze on)" : ""));
+	res = PQexec(req->conn, sql);
+	ok = PQresultStatus(res) == PGRES_COPY_IN;
+	PQclear(res);
+	if (!ok)
+		error_with_conn(errbuf, errlen, "unexpected copy in result: ", req->conn);
+	return ok;
+}
+
+/* Sends every batch; false only when libpq cannot send. */
+static bool
+send_rows(const icopy_request *req, char *buf, char *errbuf, size_t errlen)
+{
+	int64_t		total = rows_per_scale(req->table) * req->scale;
+	int64_t		done = 0;
+	size_t		len = 0;
+
+	if (req->format != ICOPY_TEXT)
+	{
+		memcpy(buf, icopy_binary_header, sizeof(icopy_binary_header));
+		len = sizeof(icopy_binary_header);
+	}
+	while (done < total)
+	{
+		int64_t		n;
+
+		if (req->cancel && *req->cancel)
+			break;
+		n = batch_rows(req, ICOPY_BUFFER_SIZE - len, done, total);
+		len += format_rows(req, buf + len, done + 1, n);
+		done += n;
+		if (PQputCopyData(req->conn, buf, (int) len) != 1)
+		{
+			snprintf(errbuf, errlen, "PQputline failed");
+			return false;
+		}
+		len = 0;
+		if (req->progress)
+			req->progress(req->progress_arg, done);
+	}
+	return true;
+}
+
+bool
+icopy_load(const icopy_request *req, char *errbuf, size_t errlen)
+{
+	char	   *buf;
+	bool		ok;
+
+	if (!start_copy(req, errbuf, errlen))
+		return false;
+	buf = malloc(ICOPY_BUFFER_SIZE + ICOPY_SLACK);
+	if (buf == NULL)
+	{
+		snprintf(errbuf, errlen, "out of memory");
+		return false;
+	}
+	ok = send_rows(req, buf, errbuf, errlen);
+	free(buf);
+	if (!ok)
+		return false;
+
+	/* end-of-data marker: "\." in text, a -1 field count in binary */
+	if (req->format == ICOPY_TEXT ? PQputCopyData(req->conn, "\\.\n", 3) != 1
+		: PQputCopyData(req->conn, "\377\377", 2) != 1)
+	{
+		snprintf(errbuf, errlen, "very last PQputline failed");
+		return false;
+	}
+	/* PQendcopy reports a server error as a NOTICE, as pgbench shows it */
+	if (PQendcopy(req->conn) != 0)
+	{
+		snprintf(errbuf, errlen, "PQendcopy failed");
+		return false;
+	}
+	return true;
+}

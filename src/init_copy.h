@@ -1,0 +1,75 @@
+/*
+ * init_copy.h — bulk loading of the pgbench tables through COPY FROM STDIN
+ * for the client-side generation step ('g').  Private to init.c.
+ *
+ * Rows are formatted without printf straight into one large buffer that is
+ * handed to libpq in a single CopyData message per batch, so the client
+ * spends a few instructions per row and the server gets few, large
+ * messages.
+ */
+#ifndef PGBENCH_INIT_COPY_H
+#define PGBENCH_INIT_COPY_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include <libpq-fe.h>
+
+#include "pgbench/common.h"
+
+/* Rows per scale unit, as pgbench defines them. */
+#define ICOPY_BRANCHES_PER_SCALE 1
+#define ICOPY_TELLERS_PER_SCALE 10
+#define ICOPY_ACCOUNTS_PER_SCALE 100000
+
+typedef enum icopy_table
+{
+	ICOPY_BRANCHES,
+	ICOPY_TELLERS,
+	ICOPY_ACCOUNTS,
+} icopy_table;
+
+typedef enum icopy_format
+{
+	ICOPY_TEXT,
+	ICOPY_BINARY_AID4,			/* binary COPY, aid int4 (accounts only) */
+	ICOPY_BINARY_AID8,			/* binary COPY, aid int8 (accounts only) */
+} icopy_format;
+
+/*
+ * Called after each batch with the number of rows formatted so far.  Batches
+ * end on every multiple of `progress_every` rows, and are always a multiple
+ * of 100 rows, so the caller sees the same row counts pgbench reports.
+ */
+typedef void (*icopy_progress_fn) (void *arg, int64_t rows_done);
+
+typedef struct icopy_request
+{
+	PGconn	   *conn;
+	icopy_table table;
+	icopy_format format;
+	int			scale;
+	bool		freeze;			/* add "with (freeze on)" */
+	int64_t		progress_every; /* 0: batches end wherever they fill up */
+	icopy_progress_fn progress; /* may be NULL */
+	void	   *progress_arg;
+	volatile sig_atomic_t *cancel;	/* set by SIGINT: stop sending */
+} icopy_request;
+
+/*
+ * Load the whole table.  On failure returns false with pgbench's message
+ * for it in errbuf ("unexpected copy in result: ...", "PQputline failed",
+ * "PQendcopy failed").
+ */
+bool		icopy_load(const icopy_request *req, char *errbuf, size_t errlen);
+
+/*
+ * Format `nrows` pgbench_accounts rows, aids first_aid.. in text COPY form,
+ * into dst (exposed for tests).  dst needs ICOPY_TEXT_ROW_MAX bytes per row
+ * plus ICOPY_SLACK.  Returns the bytes written.
+ */
+#define ICOPY_TEXT_ROW_MAX 40
+#define ICOPY_SLACK 64
+size_t		icopy_format_accounts_text(char *dst, int64_t first_aid, int64_t nrows);
+
+#endif

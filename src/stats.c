@@ -1,0 +1,114 @@
+/*
+ * stats.c — per-thread transaction statistics and their merge after join.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench/stats.h"
+
+void
+stats_simple_merge(stats_simple *acc, const stats_simple *ss)
+{
+	if (ss->count == 0)
+		return;
+	if (acc->count == 0 || ss->min < acc->min)
+		acc->min = ss->min;
+	if (acc->count == 0 || ss->max > acc->max)
+		acc->max = ss->max;
+	acc->count += ss->count;
+	acc->sum += ss->sum;
+	acc->sum2 += ss->sum2;
+}
+
+void
+stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
+			   double lag, uint32_t tries, bool keep_lag)
+{
+	if (outcome == STATS_SKIPPED)
+	{
+		/* a skipped transaction never ran: no tries, no latency */
+		sd->skipped++;
+		return;
+	}
+
+	if (tries > 1)
+	{
+		sd->retries += tries - 1;
+		sd->retried++;
+	}
+
+	switch (outcome)
+	{
+		case STATS_SUCCESS:
+			sd->cnt++;
+			stats_simple_add(&sd->latency, latency);
+			if (keep_lag)
+				stats_simple_add(&sd->lag, lag);
+			break;
+		case STATS_SERIALIZATION_FAILURE:
+			sd->serialization_failures++;
+			break;
+		case STATS_DEADLOCK_FAILURE:
+			sd->deadlock_failures++;
+			break;
+		case STATS_OTHER_FAILURE:
+		case STATS_SKIPPED:
+			sd->other_failures++;
+			break;
+	}
+}
+
+void
+stats_data_merge(stats_data *acc, const stats_data *sd)
+{
+	acc->cnt += sd->cnt;
+	acc->skipped += sd->skipped;
+	acc->retries += sd->retries;
+	acc->retried += sd->retried;
+	acc->serialization_failures += sd->serialization_failures;
+	acc->deadlock_failures += sd->deadlock_failures;
+	acc->other_failures += sd->other_failures;
+	stats_simple_merge(&acc->latency, &sd->latency);
+	stats_simple_merge(&acc->lag, &sd->lag);
+}
+
+bool
+stats_run_init(stats_run *sr, int nscripts, int ncommands)
+{
+	memset(sr, 0, sizeof(*sr));
+	sr->nscripts = nscripts;
+	sr->ncommands = ncommands;
+	sr->per_script = calloc((size_t) (nscripts > 0 ? nscripts : 1), sizeof(stats_data));
+	sr->per_command = calloc((size_t) (ncommands > 0 ? ncommands : 1), sizeof(stats_command));
+	if (sr->per_script == NULL || sr->per_command == NULL)
+	{
+		stats_run_free(sr);
+		return false;
+	}
+	return true;
+}
+
+void
+stats_run_free(stats_run *sr)
+{
+	free(sr->per_script);
+	free(sr->per_command);
+	sr->per_script = NULL;
+	sr->per_command = NULL;
+}
+
+void
+stats_run_merge(stats_run *acc, const stats_run *sr)
+{
+	stats_data_merge(&acc->total, &sr->total);
+	acc->latency_late += sr->latency_late;
+	acc->conn_duration += sr->conn_duration;
+	for (int i = 0; i < acc->nscripts && i < sr->nscripts; i++)
+		stats_data_merge(&acc->per_script[i], &sr->per_script[i]);
+	for (int i = 0; i < acc->ncommands && i < sr->ncommands; i++)
+	{
+		stats_simple_merge(&acc->per_command[i].latency, &sr->per_command[i].latency);
+		acc->per_command[i].failures += sr->per_command[i].failures;
+		acc->per_command[i].retries += sr->per_command[i].retries;
+	}
+}
