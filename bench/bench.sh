@@ -28,7 +28,7 @@ options:
   --quick              smoke test: 2 rounds of 2 s, 1 callgrind/strace pair
   --rounds N           throughput rounds per binary and workload (default 8)
   --duration S         seconds per throughput round, pgbench -T (default 5)
-  --reps N             callgrind and strace pairs per binary (default 2)
+  --reps N             callgrind and strace pairs per binary (default 3)
   --clients N          clients of the ordinary workloads (default 8)
   --many N             clients of the c500 workload (default 500)
   --only LIST          comma-separated workloads to run (default all)
@@ -50,7 +50,7 @@ EOF
 THEIRS_DEFAULT=/usr/lib/postgresql/15/bin/pgbench
 THEIRS=${PGBENCH_THEIRS:-$THEIRS_DEFAULT}
 OURS=${PGBENCH_OURS:-}
-ROUNDS=8 DURATION=5 REPS=2 CLIENTS=8 MANY=500 SCALE=10
+ROUNDS=8 DURATION=5 REPS=3 CLIENTS=8 MANY=500 SCALE=10
 ONLY=$ALL_WORKLOADS
 DO_CALLGRIND=1 DO_STRACE=1 PIN=1 EXISTING=0 RUN_INIT=0
 SERVER_CPUS=0 CLIENT_CPUS=1
@@ -111,7 +111,8 @@ need_tool() {  # need_tool COMMAND DEBIAN-PACKAGE: install it when root and apt 
 }
 
 BM_GNU_TIME=
-if need_tool /usr/bin/time time && /usr/bin/time --version 2>&1 | grep -q GNU; then
+if [ "${BENCH_NO_GNU_TIME:-0}" != 1 ] && need_tool /usr/bin/time time &&
+	/usr/bin/time --version 2>&1 | grep -q GNU; then
 	BM_GNU_TIME=/usr/bin/time
 else
 	say "note: no GNU time; reading peak RSS and CPU time from /proc instead"
@@ -181,16 +182,18 @@ printf 'SELECT 1;\n' >"$OUT/select1.sql"
 
 # wl_setup NAME: WL_ARGS (pgbench arguments but -T/-t), WL_T1 < WL_T2 (-t
 # sizes for the instruction and syscall differences), WL_CONN (which
-# connection-time line of the report to keep, if any), WL_DB (needs -i data).
+# connection-time line of the report to keep, if any), WL_DB (needs -i data),
+# WL_TPLUS (seconds added to -T: pgbench's clock starts before it connects,
+# and 500 connections take a second or two).
 wl_setup() {
-	WL_CONN= WL_DB=0
+	WL_CONN= WL_DB=0 WL_TPLUS=0
 	case $1 in
 	select1)     WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 ;;
 	select-only) WL_ARGS=(-S -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 WL_DB=1 ;;
 	tpcb-like)   WL_ARGS=(-b tpcb-like --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=100 WL_T2=300 WL_DB=1 ;;
 	pipeline10)  WL_ARGS=(-n -f "$OUT/pipeline10.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=200 WL_T2=600 ;;
 	reconnect)   WL_ARGS=(-n -f "$OUT/select1.sql" -C -c 4 -j 1); WL_T1=40 WL_T2=120 WL_CONN=average ;;
-	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=4 WL_T2=12 WL_CONN=initial ;;
+	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=10 WL_T2=60 WL_CONN=initial WL_TPLUS=5 ;;
 	esac
 }
 
@@ -217,14 +220,18 @@ fail_side() {
 
 skip_side() { [ "$2" = ours ] && [ -n "${OURS_FAILED[$1]:-}" ]; }
 
-# throughput WORKLOAD: ROUNDS alternating -T runs per binary.
+# throughput WORKLOAD: ROUNDS alternating -T runs per binary, after one
+# discarded warm-up run of the system pgbench: the first run on a fresh
+# workload is slower (cold caches), and would penalize whoever goes first.
 throughput() {
 	local w=$1 r side log conn cpu_us
+	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 300 \
+		"$THEIRS" "${WL_ARGS[@]}" -T $((1 + WL_TPLUS)) >"$OUT/$w.warmup.log" 2>&1 || true
 	for r in $(seq 1 "$ROUNDS"); do
 		for side in $(order_of "$r"); do
 			skip_side "$w" "$side" && continue
 			log=$OUT/$w.$side.tps.$r.log
-			if ! bm_timed "$(bin_of $side)" "$log" $((DURATION + 300)) "${WL_ARGS[@]}" -T "$DURATION"; then
+			if ! bm_timed "$(bin_of $side)" "$log" $((DURATION + 300)) "${WL_ARGS[@]}" -T $((DURATION + WL_TPLUS)); then
 				fail_side "$w" "$side" "$BM_WHY" "$log"
 				continue
 			fi

@@ -133,7 +133,8 @@ static void expr_yyerror(void *scanner, expr_parse_state *ps, const char *messag
 %precedence NOT_OP
 %precedence IS_OP ISNULL_OP NOTNULL_OP
 %nonassoc '<' '>' '=' LE_OP GE_OP NE_OP
-%left	'|' '#' '&' LS_OP RS_OP
+/* '~' sits here, not with the other prefix operators: ~1 + 2 is ~(1 + 2) */
+%left	'|' '#' '&' LS_OP RS_OP '~'
 %left	'+' '-'
 %left	'*' '/' '%'
 %precedence UNARY
@@ -151,7 +152,7 @@ expr:
 	| '-' expr %prec UNARY		{ $$ = expr_make_binary(PGBF_SUB, expr_make_int(0), $2); }
 	/* -9223372036854775808: the only way to write the smallest bigint */
 	| '-' MAXINT_PLUS_ONE_CONST	{ $$ = expr_make_int(INT64_MIN); }
-	| '~' expr %prec UNARY		{ $$ = expr_make_binary(PGBF_BITXOR, expr_make_int(-1), $2); }
+	| '~' expr					{ $$ = expr_make_binary(PGBF_BITXOR, expr_make_int(-1), $2); }
 	| NOT_OP expr				{ $$ = expr_make_unary(PGBF_NOT, $2); }
 	| expr '+' expr				{ $$ = expr_make_binary(PGBF_ADD, $1, $3); }
 	| expr '-' expr				{ $$ = expr_make_binary(PGBF_SUB, $1, $3); }

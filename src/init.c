@@ -1,1 +1,642 @@
-/* init.c — see include/pgbench/init.h */
+/*
+ * init.c — initialization mode (-i / -I): runs the steps d t g G v p f in
+ * the order given, with pgbench's messages, SQL and timing summary.
+ *
+ * The SQL text matches pgbench's statement for statement, because a failed
+ * statement is shown to the user ("Query was: ...").  Client-side data goes
+ * through init_copy.c.  This is start-up code: it prints its own messages
+ * and returns the exit code.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include "init_copy.h"
+#include "pgbench/conn.h"
+#include "pgbench/diag.h"
+#include "pgbench/init.h"
+
+/* From this scale on, aid no longer fits an int (scale * 100000 > 2^31). */
+#define INIT_SCALE_BIGINT_THRESHOLD 20000
+
+/* With -q, progress is shown at most once per this many seconds. */
+#define INIT_QUIET_INTERVAL_SEC 5.0
+
+/* pgbench's OIDs for the column types the binary COPY format relies on. */
+#define INIT_INT4OID 23
+#define INIT_INT8OID 20
+#define INIT_BPCHAROID 1042
+
+typedef struct init_ctx
+{
+	PGconn	   *conn;
+	const pgb_options *opts;
+} init_ctx;
+
+typedef bool (*init_step_fn) (init_ctx *ctx);
+
+/* ---- a growable string for statements and the summary line ---- */
+
+typedef struct init_str
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} init_str;
+
+static void init_str_appendf(init_str *str, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+init_str_appendf(init_str *str, const char *fmt, ...)
+{
+	for (;;)
+	{
+		va_list		ap;
+		int			n;
+		size_t		room = str->cap - str->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(str->data ? str->data + str->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t) n < room)
+		{
+			str->len += (size_t) n;
+			return;
+		}
+		str->cap = (str->len + (size_t) n + 1) * 2;
+		str->data = realloc(str->data, str->cap);
+		if (str->data == NULL)
+		{
+			/* nothing sensible to salvage; pgbench aborts here too */
+			fprintf(stderr, "out of memory\n");
+			exit(1);
+		}
+	}
+}
+
+static void
+init_str_reset(init_str *str)
+{
+	str->len = 0;
+	if (str->data)
+		str->data[0] = '\0';
+}
+
+/* ---- cancellation: SIGINT cancels the running statement, like pgbench ---- */
+
+static PGcancel *volatile init_cancel_handle;
+static volatile sig_atomic_t init_cancel_requested;
+
+static void
+init_write_stderr(const char *text)
+{
+	ssize_t		rc = write(STDERR_FILENO, text, strlen(text));
+
+	(void) rc;
+}
+
+static void
+init_handle_sigint(int signo)
+{
+	int			saved_errno = errno;
+	char		errbuf[256];
+
+	(void) signo;
+	init_cancel_requested = 1;
+	if (init_cancel_handle != NULL)
+	{
+		if (PQcancel(init_cancel_handle, errbuf, sizeof(errbuf)))
+			init_write_stderr("Cancel request sent\n");
+		else
+		{
+			init_write_stderr("Could not send cancel request: ");
+			init_write_stderr(errbuf);
+		}
+	}
+	errno = saved_errno;
+}
+
+static void
+init_cancel_setup(PGconn *conn)
+{
+	struct sigaction act;
+
+	init_cancel_handle = PQgetCancel(conn);
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = init_handle_sigint;
+	sigemptyset(&act.sa_mask);
+	act.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &act, NULL);
+}
+
+static void
+init_cancel_teardown(void)
+{
+	PGcancel   *handle = init_cancel_handle;
+
+	signal(SIGINT, SIG_DFL);
+	init_cancel_handle = NULL;
+	PQfreeCancel(handle);
+}
+
+/* ---- statements ---- */
+
+/* Prints pgbench's two-line report for a failed statement. */
+static void
+init_report_query_failure(PGconn *conn, const char *sql)
+{
+	char		msg[4096];
+
+	conn_error_text(conn, msg, sizeof(msg));
+	diag_error("query failed: %s", msg);
+	diag_detail("Query was: %s", sql);
+}
+
+static bool
+init_exec(init_ctx *ctx, const char *sql)
+{
+	PGresult   *res = PQexec(ctx->conn, sql);
+	bool		ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+
+	PQclear(res);
+	if (!ok)
+		init_report_query_failure(ctx->conn, sql);
+	return ok;
+}
+
+static bool
+init_exec_all(init_ctx *ctx, const char *const *sqls, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (!init_exec(ctx, sqls[i]))
+			return false;
+	return true;
+}
+
+/* Appends " <keyword> <quoted name>" for --tablespace / --index-tablespace. */
+static bool
+init_append_tablespace(init_ctx *ctx, init_str *sql, const char *keyword,
+					   const char *tablespace)
+{
+	char	   *quoted;
+
+	if (tablespace == NULL)
+		return true;
+	quoted = PQescapeIdentifier(ctx->conn, tablespace, strlen(tablespace));
+	if (quoted == NULL)
+	{
+		char		msg[1024];
+
+		conn_error_text(ctx->conn, msg, sizeof(msg));
+		diag_error("%s", msg);
+		return false;
+	}
+	init_str_appendf(sql, " %s %s", keyword, quoted);
+	PQfreemem(quoted);
+	return true;
+}
+
+/* ---- step d ---- */
+
+static bool
+step_drop_tables(init_ctx *ctx)
+{
+	fprintf(stderr, "dropping old tables...\n");
+	return init_exec(ctx, "drop table if exists pgbench_accounts, pgbench_branches, "
+					 "pgbench_history, pgbench_tellers");
+}
+
+/* ---- step t ---- */
+
+typedef struct init_table_ddl
+{
+	const char *name;
+	const char *int_columns;	/* below the bigint threshold */
+	const char *bigint_columns;
+	bool		has_fillfactor;
+} init_table_ddl;
+
+/* Creation order and column text are pgbench's (the text shows in errors). */
+static const init_table_ddl init_tables[] = {
+	{"pgbench_history",
+		"tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)",
+		"tid int,bid int,aid bigint,delta int,mtime timestamp,filler char(22)",
+	false},
+	{"pgbench_tellers",
+		"tid int not null,bid int,tbalance int,filler char(84)",
+		"tid int not null,bid int,tbalance int,filler char(84)",
+	true},
+	{"pgbench_accounts",
+		"aid    int not null,bid int,abalance int,filler char(84)",
+		"aid bigint not null,bid int,abalance int,filler char(84)",
+	true},
+	{"pgbench_branches",
+		"bid int not null,bbalance int,filler char(88)",
+		"bid int not null,bbalance int,filler char(88)",
+	true},
+};
+
+static const char *
+init_partition_method_name(partition_method method)
+{
+	return method == PART_HASH ? "hash" : "range";
+}
+
+static bool
+init_create_partitions(init_ctx *ctx, init_str *sql)
+{
+	const pgb_options *opts = ctx->opts;
+	int64_t		total = (int64_t) ICOPY_ACCOUNTS_PER_SCALE * opts->scale;
+	int64_t		part_size = (total + opts->partitions - 1) / opts->partitions;
+	const char *unlogged = opts->unlogged_tables ? " unlogged" : "";
+
+	fprintf(stderr, "creating %d partitions...\n", opts->partitions);
+	for (int p = 1; p <= opts->partitions; p++)
+	{
+		init_str_reset(sql);
+		init_str_appendf(sql, "create%s table pgbench_accounts_%d\n"
+						 "  partition of pgbench_accounts\n", unlogged, p);
+		if (opts->partition_method == PART_HASH)
+			init_str_appendf(sql, "  for values with (modulus %d, remainder %d)",
+							 opts->partitions, p - 1);
+		else
+		{
+			/* equal ranges of aid; the outer ends are open */
+			init_str_appendf(sql, "  for values from (");
+			if (p == 1)
+				init_str_appendf(sql, "minvalue");
+			else
+				init_str_appendf(sql, "%" PRId64, (p - 1) * part_size + 1);
+			init_str_appendf(sql, ") to (");
+			if (p < opts->partitions)
+				init_str_appendf(sql, "%" PRId64, p * part_size + 1);
+			else
+				init_str_appendf(sql, "maxvalue");
+			init_str_appendf(sql, ")");
+		}
+		init_str_appendf(sql, " with (fillfactor=%d)", opts->fillfactor);
+		if (!init_exec(ctx, sql->data))
+			return false;
+	}
+	return true;
+}
+
+static bool
+step_create_tables(init_ctx *ctx)
+{
+	const pgb_options *opts = ctx->opts;
+	bool		big = opts->scale >= INIT_SCALE_BIGINT_THRESHOLD;
+	bool		partitioned = opts->partitions > 0 && opts->partition_method != PART_NONE;
+	init_str	sql = {0};
+	bool		ok = true;
+
+	fprintf(stderr, "creating tables...\n");
+	for (size_t i = 0; ok && i < PGB_LENGTHOF(init_tables); i++)
+	{
+		const init_table_ddl *ddl = &init_tables[i];
+
+		init_str_reset(&sql);
+		init_str_appendf(&sql, "create%s table %s(%s)",
+						 opts->unlogged_tables ? " unlogged" : "", ddl->name,
+						 big ? ddl->bigint_columns : ddl->int_columns);
+		if (partitioned && strcmp(ddl->name, "pgbench_accounts") == 0)
+			init_str_appendf(&sql, " partition by %s (aid)",
+							 init_partition_method_name(opts->partition_method));
+		else if (ddl->has_fillfactor)
+			init_str_appendf(&sql, " with (fillfactor=%d)", opts->fillfactor);
+		ok = init_append_tablespace(ctx, &sql, "tablespace", opts->tablespace) &&
+			init_exec(ctx, sql.data);
+	}
+	if (ok && partitioned)
+		ok = init_create_partitions(ctx, &sql);
+	free(sql.data);
+	return ok;
+}
+
+/* ---- steps g and G ---- */
+
+static const char init_truncate_sql[] =
+	"truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
+
+typedef struct init_progress
+{
+	int64_t		total;
+	pg_time_usec_t start;
+	bool		quiet;
+	char		eol;			/* '\r' keeps a terminal on one line */
+	int			log_interval;	/* -q: next report after this many intervals */
+} init_progress;
+
+static void
+init_print_progress(const init_progress *prog, int64_t done, double elapsed)
+{
+	double		remaining = (double) (prog->total - done) * elapsed / (double) done;
+
+	fprintf(stderr, "%" PRId64 " of %" PRId64 " tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)%c",
+			done, prog->total, (int) (done * 100 / prog->total), elapsed, remaining,
+			prog->eol);
+}
+
+static void
+init_on_progress(void *arg, int64_t done)
+{
+	init_progress *prog = arg;
+	double		elapsed;
+
+	if (!prog->quiet)
+	{
+		if (done % 100000 == 0)
+			init_print_progress(prog, done, (double) (pgb_time_now() - prog->start) / 1e6);
+		return;
+	}
+	elapsed = (double) (pgb_time_now() - prog->start) / 1e6;
+	if (done == prog->total || elapsed >= prog->log_interval * INIT_QUIET_INTERVAL_SEC)
+	{
+		init_print_progress(prog, done, elapsed);
+		prog->log_interval = (int) ceil(elapsed / INIT_QUIET_INTERVAL_SEC);
+	}
+}
+
+/*
+ * Binary COPY is cheaper for the server to parse, but only works when the
+ * columns are exactly the types pgbench creates; anything else (tables the
+ * user made, or none at all) goes through text and gets pgbench's errors.
+ */
+static icopy_format
+init_accounts_format(init_ctx *ctx)
+{
+	static const char sql[] =
+		"select atttypid from pg_catalog.pg_attribute "
+		"where attrelid = pg_catalog.to_regclass('pgbench_accounts') "
+		"and attnum > 0 and not attisdropped order by attnum";
+	PGresult   *res = PQexec(ctx->conn, sql);
+	icopy_format format = ICOPY_TEXT;
+
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 4 &&
+		atoi(PQgetvalue(res, 1, 0)) == INIT_INT4OID &&
+		atoi(PQgetvalue(res, 2, 0)) == INIT_INT4OID &&
+		atoi(PQgetvalue(res, 3, 0)) == INIT_BPCHAROID)
+	{
+		int			aid_type = atoi(PQgetvalue(res, 0, 0));
+
+		if (aid_type == INIT_INT4OID)
+			format = ICOPY_BINARY_AID4;
+		else if (aid_type == INIT_INT8OID)
+			format = ICOPY_BINARY_AID8;
+	}
+	PQclear(res);
+	return format;
+}
+
+static bool
+init_copy_table(init_ctx *ctx, icopy_request *req)
+{
+	char		errbuf[4096];
+
+	req->conn = ctx->conn;
+	req->scale = ctx->opts->scale;
+	req->cancel = &init_cancel_requested;
+	if (icopy_load(req, errbuf, sizeof(errbuf)))
+		return true;
+	diag_error("%s", errbuf);
+	return false;
+}
+
+static bool
+init_copy_accounts(init_ctx *ctx, bool freeze)
+{
+	const pgb_options *opts = ctx->opts;
+	init_progress prog = {
+		.total = (int64_t) ICOPY_ACCOUNTS_PER_SCALE * opts->scale,
+		.quiet = opts->quiet,
+		.eol = isatty(fileno(stderr)) ? '\r' : '\n',
+		.log_interval = 1,
+	};
+	icopy_request req = {
+		.table = ICOPY_ACCOUNTS,
+		.format = init_accounts_format(ctx),
+		.freeze = freeze && opts->partitions == 0,
+		.progress_every = 100000,
+		.progress = init_on_progress,
+		.progress_arg = &prog,
+	};
+	bool		ok;
+
+	prog.start = pgb_time_now();
+	ok = init_copy_table(ctx, &req);
+	if (prog.eol != '\n')
+		fputc('\n', stderr);
+	return ok;
+}
+
+static bool
+step_generate_client(init_ctx *ctx)
+{
+	/* COPY FREEZE needs v14 and a table created or truncated in this transaction */
+	bool		freeze = PQserverVersion(ctx->conn) >= 140000;
+	icopy_request branches = {.table = ICOPY_BRANCHES, .freeze = freeze};
+	icopy_request tellers = {.table = ICOPY_TELLERS, .freeze = freeze};
+
+	fprintf(stderr, "generating data (client-side)...\n");
+	return init_exec(ctx, "begin") &&
+		init_exec(ctx, init_truncate_sql) &&
+		init_copy_table(ctx, &branches) &&
+		init_copy_table(ctx, &tellers) &&
+		init_copy_accounts(ctx, freeze) &&
+		init_exec(ctx, "commit");
+}
+
+static bool
+step_generate_server(init_ctx *ctx)
+{
+	int			scale = ctx->opts->scale;
+	char		branches[256];
+	char		tellers[256];
+	char		accounts[256];
+
+	snprintf(branches, sizeof(branches),
+			 "insert into pgbench_branches(bid,bbalance) "
+			 "select bid, 0 from generate_series(1, %d) as bid",
+			 ICOPY_BRANCHES_PER_SCALE * scale);
+	snprintf(tellers, sizeof(tellers),
+			 "insert into pgbench_tellers(tid,bid,tbalance) "
+			 "select tid, (tid - 1) / %d + 1, 0 from generate_series(1, %d) as tid",
+			 ICOPY_TELLERS_PER_SCALE, ICOPY_TELLERS_PER_SCALE * scale);
+	snprintf(accounts, sizeof(accounts),
+			 "insert into pgbench_accounts(aid,bid,abalance,filler) "
+			 "select aid, (aid - 1) / %d + 1, 0, '' from generate_series(1, %" PRId64 ") as aid",
+			 ICOPY_ACCOUNTS_PER_SCALE, (int64_t) ICOPY_ACCOUNTS_PER_SCALE * scale);
+
+	fprintf(stderr, "generating data (server-side)...\n");
+	return init_exec(ctx, "begin") &&
+		init_exec(ctx, init_truncate_sql) &&
+		init_exec(ctx, branches) &&
+		init_exec(ctx, tellers) &&
+		init_exec(ctx, accounts) &&
+		init_exec(ctx, "commit");
+}
+
+/* ---- step v ---- */
+
+static bool
+step_vacuum(init_ctx *ctx)
+{
+	static const char *const sqls[] = {
+		"vacuum analyze pgbench_branches",
+		"vacuum analyze pgbench_tellers",
+		"vacuum analyze pgbench_accounts",
+		"vacuum analyze pgbench_history",
+	};
+
+	fprintf(stderr, "vacuuming...\n");
+	return init_exec_all(ctx, sqls, PGB_LENGTHOF(sqls));
+}
+
+/* ---- step p ---- */
+
+static bool
+step_primary_keys(init_ctx *ctx)
+{
+	static const char *const sqls[] = {
+		"alter table pgbench_branches add primary key (bid)",
+		"alter table pgbench_tellers add primary key (tid)",
+		"alter table pgbench_accounts add primary key (aid)",
+	};
+	init_str	sql = {0};
+	bool		ok = true;
+
+	fprintf(stderr, "creating primary keys...\n");
+	for (size_t i = 0; ok && i < PGB_LENGTHOF(sqls); i++)
+	{
+		init_str_reset(&sql);
+		init_str_appendf(&sql, "%s", sqls[i]);
+		ok = init_append_tablespace(ctx, &sql, "using index tablespace",
+									ctx->opts->index_tablespace) &&
+			init_exec(ctx, sql.data);
+	}
+	free(sql.data);
+	return ok;
+}
+
+/* ---- step f ---- */
+
+static bool
+step_foreign_keys(init_ctx *ctx)
+{
+	static const char *const sqls[] = {
+		"alter table pgbench_tellers add constraint pgbench_tellers_bid_fkey "
+		"foreign key (bid) references pgbench_branches",
+		"alter table pgbench_accounts add constraint pgbench_accounts_bid_fkey "
+		"foreign key (bid) references pgbench_branches",
+		"alter table pgbench_history add constraint pgbench_history_bid_fkey "
+		"foreign key (bid) references pgbench_branches",
+		"alter table pgbench_history add constraint pgbench_history_tid_fkey "
+		"foreign key (tid) references pgbench_tellers",
+		"alter table pgbench_history add constraint pgbench_history_aid_fkey "
+		"foreign key (aid) references pgbench_accounts",
+	};
+
+	fprintf(stderr, "creating foreign keys...\n");
+	return init_exec_all(ctx, sqls, PGB_LENGTHOF(sqls));
+}
+
+/* ---- the step runner ---- */
+
+typedef struct init_step
+{
+	char		code;
+	const char *label;			/* as in the "done in" summary */
+	init_step_fn run;
+} init_step;
+
+static const init_step init_step_table[] = {
+	{'d', "drop tables", step_drop_tables},
+	{'t', "create tables", step_create_tables},
+	{'g', "client-side generate", step_generate_client},
+	{'G', "server-side generate", step_generate_server},
+	{'v', "vacuum", step_vacuum},
+	{'p', "primary keys", step_primary_keys},
+	{'f', "foreign keys", step_foreign_keys},
+};
+
+static const init_step *
+init_find_step(char code)
+{
+	for (size_t i = 0; i < PGB_LENGTHOF(init_step_table); i++)
+		if (init_step_table[i].code == code)
+			return &init_step_table[i];
+	return NULL;
+}
+
+static int
+init_run_steps(init_ctx *ctx, const char *steps)
+{
+	init_str	summary = {0};
+	double		total_sec = 0.0;
+	int			rc = 0;
+
+	init_str_appendf(&summary, "%s", "");
+	for (const char *c = steps; *c != '\0'; c++)
+	{
+		const init_step *step;
+		pg_time_usec_t start;
+		double		elapsed;
+
+		if (*c == ' ')
+			continue;
+		step = init_find_step(*c);
+		if (step == NULL)
+		{
+			diag_error("unrecognized initialization step \"%c\"", *c);
+			rc = 1;
+			break;
+		}
+		start = pgb_time_now();
+		if (!step->run(ctx))
+		{
+			rc = 1;
+			break;
+		}
+		elapsed = (double) (pgb_time_now() - start) / 1e6;
+		init_str_appendf(&summary, "%s%s %.2f s", summary.len > 0 ? ", " : "",
+						 step->label, elapsed);
+		total_sec += elapsed;
+	}
+	if (rc == 0)
+		fprintf(stderr, "done in %.2f s (%s).\n", total_sec, summary.data);
+	free(summary.data);
+	return rc;
+}
+
+int
+init_run(const pgb_options *opts)
+{
+	conn_params params;
+	char		errbuf[4096];
+	init_ctx	ctx = {.opts = opts};
+	int			rc;
+
+	conn_params_init(&params, opts);
+	ctx.conn = conn_open(&params, errbuf, sizeof(errbuf));
+	if (ctx.conn == NULL)
+	{
+		diag_error("%s", errbuf);
+		diag_error("could not create connection for initialization");
+		return 1;
+	}
+	init_cancel_setup(ctx.conn);
+	rc = init_run_steps(&ctx, opts->init_steps ? opts->init_steps : "dtgvp");
+	init_cancel_teardown();
+	PQfinish(ctx.conn);
+	return rc;
+}

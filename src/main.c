@@ -2,6 +2,7 @@
  * main.c — pgbench's entry point: options, then initialization or a
  * benchmark run, then the exit code.
  */
+#include "pgbench/bench.h"
 #include "pgbench/diag.h"
 #include "pgbench/init.h"
 #include "pgbench/options.h"
@@ -20,11 +21,7 @@ main(int argc, char **argv)
 	if (opts.action == ACTION_INIT)
 		rc = init_run(&opts);
 	else
-	{
-		/* The benchmark engine is not built yet (issue 3). */
-		diag_error("benchmark runs are not available in this build yet");
-		rc = 1;
-	}
+		rc = bench_run(&opts);
 
 	options_free(&opts);
 	return rc;

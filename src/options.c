@@ -200,6 +200,20 @@ typedef struct parse_state
 	int			ndefines;
 } parse_state;
 
+/* ---- memory ------------------------------------------------------------- */
+
+/* Out of memory at start-up: stop as pgbench's allocation wrappers do. */
+static void *
+check_alloc(void *ptr)
+{
+	if (ptr == NULL)
+	{
+		fprintf(stderr, "out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	return ptr;
+}
+
 /* ---- small parsers with pgbench's messages ------------------------------ */
 
 /*
@@ -246,7 +260,7 @@ parse_script_weight(const char *spec, char **name, int *weight)
 
 	if (at == NULL)
 	{
-		*name = strdup(spec);
+		*name = check_alloc(strdup(spec));
 		*weight = 1;
 		return true;
 	}
@@ -264,7 +278,7 @@ parse_script_weight(const char *spec, char **name, int *weight)
 				   INT_MAX, (long long) value);
 		return false;
 	}
-	*name = strndup(spec, (size_t) (at - spec));
+	*name = check_alloc(strndup(spec, (size_t) (at - spec)));
 	*weight = (int) value;
 	return true;
 }
@@ -367,18 +381,17 @@ add_builtin(pgb_options *opts, const char *name, int weight)
 		compile_script(opts, builtin->desc, builtin->script, weight);
 }
 
-/* Whole contents of fp, NUL-terminated; NULL with errno set on error. */
+/* Whole contents of fp, NUL-terminated; NULL with errno set on a read error. */
 static char *
 read_stream(FILE *fp)
 {
 	size_t		cap = 8192;
 	size_t		len = 0;
-	char	   *buf = malloc(cap);
+	char	   *buf = check_alloc(malloc(cap));
+	int			saved_errno;
 
-	while (buf != NULL)
+	for (;;)
 	{
-		char	   *bigger;
-
 		len += fread(buf + len, 1, cap - len - 1, fp);
 		if (ferror(fp))
 			break;
@@ -387,21 +400,15 @@ read_stream(FILE *fp)
 			buf[len] = '\0';
 			return buf;
 		}
-		if (len + 1 < cap)
-			continue;
-		cap *= 2;
-		bigger = realloc(buf, cap);
-		if (bigger == NULL)
-			break;
-		buf = bigger;
+		if (len + 1 == cap)
+		{
+			cap *= 2;
+			buf = check_alloc(realloc(buf, cap));
+		}
 	}
-	/* malloc, realloc and fread have all set errno by now. */
-	{
-		int			saved = errno;
-
-		free(buf);
-		errno = saved;
-	}
+	saved_errno = errno;
+	free(buf);
+	errno = saved_errno;
 	return NULL;
 }
 
@@ -474,7 +481,6 @@ static bool
 parse_define(parse_state *st, char *arg)
 {
 	char	   *eq = strchr(arg, '=');
-	pending_define *grown;
 
 	if (eq == NULL || eq == arg || eq[1] == '\0')
 	{
@@ -486,13 +492,8 @@ parse_define(parse_state *st, char *arg)
 		diag_error("option: invalid variable name: \"%.*s\"", (int) (eq - arg), arg);
 		return false;
 	}
-	grown = realloc(st->defines, sizeof(*grown) * (size_t) (st->ndefines + 1));
-	if (grown == NULL)
-	{
-		diag_error("out of memory");
-		return false;
-	}
-	st->defines = grown;
+	st->defines = check_alloc(realloc(st->defines,
+									  sizeof(*st->defines) * (size_t) (st->ndefines + 1)));
 	st->defines[st->ndefines].slot =
 		var_symtab_intern(st->opts->scripts->symtab, arg, (size_t) (eq - arg));
 	st->defines[st->ndefines].value = eq + 1;
@@ -519,7 +520,7 @@ parse_init_steps(parse_state *st, const char *steps)
 		}
 	}
 	free(st->init_steps);
-	st->init_steps = strdup(steps);
+	st->init_steps = check_alloc(strdup(steps));
 	return true;
 }
 
@@ -888,7 +889,7 @@ default_dbname(pgb_options *opts)
 		return false;
 	}
 	/* Static storage of getpwuid would be overwritten by later lookups. */
-	opts->dbname_storage = strdup(pw->pw_name);
+	opts->dbname_storage = check_alloc(strdup(pw->pw_name));
 	opts->dbname = opts->dbname_storage;
 	return true;
 }
@@ -913,7 +914,7 @@ finish_init_mode(parse_state *st)
 	if (opts->partitions > 0 && opts->partition_method == PART_NONE)
 		opts->partition_method = PART_RANGE;
 
-	steps = st->init_steps ? st->init_steps : strdup(DEFAULT_INIT_STEPS);
+	steps = st->init_steps ? st->init_steps : check_alloc(strdup(DEFAULT_INIT_STEPS));
 	st->init_steps = NULL;
 	/* Blank out rather than remove, as pgbench: blanks are skipped later. */
 	if (opts->no_vacuum)
@@ -923,15 +924,8 @@ finish_init_mode(parse_state *st)
 	if (opts->foreign_keys && strchr(steps, 'f') == NULL)
 	{
 		size_t		len = strlen(steps);
-		char	   *longer = realloc(steps, len + 2);
 
-		if (longer == NULL)
-		{
-			free(steps);
-			diag_error("out of memory");
-			return OPT_EXIT_FAIL;
-		}
-		steps = longer;
+		steps = check_alloc(realloc(steps, len + 2));
 		memcpy(steps + len, "f", 2);
 	}
 	opts->init_steps_storage = steps;

@@ -548,15 +548,16 @@ var_get_value(var_store *store, int slot, pgb_value *out,
 			  char *errbuf, size_t errlen)
 {
 	var_slot   *s = NULL;
-	const char *name = var_symtab_name(store->symtab, slot);
+	const char *name;
 
-	if (slot >= 0 && slot < store->nslots)
+	if (PGB_LIKELY(slot >= 0 && slot < store->nslots))
 		s = &store->slots[slot];
 	if (PGB_LIKELY(s != NULL && s->value.type != PGBT_NO_VALUE))
 	{
 		*out = s->value;
 		return true;
 	}
+	name = var_symtab_name(store->symtab, slot);
 	if (s == NULL || !s->has_string)
 	{
 		snprintf(errbuf, errlen, "undefined variable \"%s\"", name ? name : "");

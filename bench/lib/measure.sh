@@ -66,34 +66,38 @@ bm_timed() {
 	return 0
 }
 
-# bm_polled BIN LOG LIMIT ARGS...: without GNU time, watch the process in
-# /proc until it becomes a zombie: VmHWM is the peak RSS, utime+stime of
-# /proc/PID/stat (still readable before it is reaped) the CPU time.
+# bm_polled BIN LOG LIMIT ARGS...: without GNU time.  A subshell runs the
+# client and, once it has reaped it, prints its CPU time with "times"; the
+# peak RSS is the last VmHWM seen while polling /proc (bash reaps children on
+# its own, so the exited process cannot be read afterwards).
 bm_polled() {
-	local bin=$1 log=$2 limit=$3 pid hwm v stat tick deadline
+	local bin=$1 log=$2 limit=$3 runner pid= hwm=0 v deadline
 	shift 3
-	tick=$(getconf CLK_TCK)
-	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} "$bin" "$@" >"$log" 2>&1 &
-	pid=$!
-	hwm=0
+	(
+		${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} "$bin" "$@" >"$log" 2>&1 &
+		echo $! >"$log.pid"
+		rc=0
+		wait $! || rc=$?
+		times >"$log.times"
+		exit $rc
+	) &
+	runner=$!
 	deadline=$((SECONDS + limit))
-	while stat=$(cat "/proc/$pid/stat" 2>/dev/null); do
-		# Fields after the ")" that ends the command name: state is 1st, utime 12th, stime 13th.
-		stat=${stat##*) }
-		set -- $stat
-		if [ "$1" = Z ]; then
-			BM_CPU_S=$(awk -v u="${12}" -v s="${13}" -v t="$tick" 'BEGIN{printf "%.3f", (u + s) / t}')
-			break
-		fi
-		v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
-		[ -n "$v" ] && hwm=$v
-		if [ $SECONDS -ge $deadline ]; then
-			kill -KILL "$pid" 2>/dev/null || true
+	while kill -0 "$runner" 2>/dev/null; do
+		[ -z "$pid" ] && pid=$(cat "$log.pid" 2>/dev/null || true)
+		if [ -n "$pid" ]; then
+			v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
+			[ -n "$v" ] && hwm=$v
+			[ $SECONDS -ge $deadline ] && kill -KILL "$pid" 2>/dev/null || true
 		fi
 		sleep 0.05
 	done
 	BM_RSS_KB=$hwm
-	wait "$pid"
+	# Second line of "times": user and system time of reaped children, as 0m1.234s.
+	BM_CPU_S=$(awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); sum += t[1] * 60 + t[2] }
+		printf "%.3f", sum }' "$log.times" 2>/dev/null || true)
+	wait "$runner"
 }
 
 # bm_callgrind BIN LOG ARGS...: user-space instructions of the whole client

@@ -26,7 +26,10 @@ typedef struct eval_context
 	char		error[256];		/* message when evaluation fails */
 } eval_context;
 
-/* Evaluate node into *out.  false: ctx->error says why. */
+/*
+ * Evaluate node into *out.  false: ctx->error says why; it is "" when a
+ * variable holds an empty string, for which pgbench prints no message.
+ */
 bool		expr_evaluate(eval_context *ctx, const expr_node *node, pgb_value *out);
 
 /*

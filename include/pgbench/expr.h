@@ -88,6 +88,15 @@ const char *expr_func_name(expr_func func);
  *   <the command's line>
  *   <spaces>^ error found here
  * column is a 0-based byte offset in the line given to expr_parse, or -1.
+ *
+ * Where pgbench puts the caret: on the last byte its scanner consumed when
+ * the error was found (the offending token's last byte; the terminating
+ * newline when the expression is cut short; the last byte of the file when
+ * there is no newline).  After any error pgbench scans on to the end of the
+ * command, and a scanner error met there ("unexpected character",
+ * "bigint constant overflow", "double constant overflow") replaces the
+ * first error, message, detail and column: the last one wins.
+ * A detail longer than 127 bytes is cut.
  */
 typedef struct expr_error
 {
@@ -98,9 +107,27 @@ typedef struct expr_error
 
 /*
  * Parse the expression that starts at line[start] and runs to the end of
- * line (continuation lines already joined by the caller, keeping columns).
+ * the command (continuation lines included as written, see below).
  * Variable names are interned into symtab.  Returns the tree, or NULL with
  * *err filled.  The tree is owned by the caller (expr_free).
+ *
+ * Contract details, checked against pgbench 15:
+ * - line is the raw script text from the command's backslash on, with its
+ *   terminating newline when the file has one ("\set x 1 +\n"): the
+ *   newline decides the caret column of an expression cut short.
+ * - Continuation lines stay as written: pass "\\\n" (or "\\\r\n") and
+ *   the following line(s) unchanged.  The scanner treats backslash-newline
+ *   as a blank, and columns count bytes from line[0] across the newlines,
+ *   exactly as pgbench does (it then prints the multi-line text and a caret
+ *   line indented by that byte count).
+ * - Scanning stops at the first newline not preceded by a backslash;
+ *   anything after it is never read, so line may run on into the script.
+ * - symtab may be NULL (tools, tests): variables then get slot -1.
+ * - Shapes built: "-x" is 0 - x; "~x" is -1 # x; "a > b" is b < a and
+ *   "a >= b" is b <= a; "x IS NOT ..." and NOTNULL are NOT (x IS ...);
+ *   CASE always carries its ELSE as last argument (NULL when omitted);
+ *   hash*(x) and permute(i, n) get :default_seed as last argument.
+ * - "mod(a, b)" builds PGBF_MOD, like a % b; PGBF_MOD_FUNC is never built.
  */
 expr_node  *expr_parse(const char *line, size_t start,
 					   struct var_symtab *symtab, expr_error *err);

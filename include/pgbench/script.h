@@ -61,7 +61,8 @@ typedef struct sql_command
 	int			nparts;
 	sql_part   *parts;			/* simple mode substitution plan */
 	char	   *param_text;		/* ":name" replaced by $1..$n */
-	int			nparams;		/* at most PGB_MAX_ARGS - 1 */
+	int			nparams;		/* > PGB_MAX_ARGS - 1 only usable in simple
+								 * mode: see script_set_check_params */
 	int		   *param_slots;	/* slot of $1..$n */
 	int			nstatements;	/* > 1 for "a \; b" compounds */
 } sql_command;
@@ -146,6 +147,8 @@ typedef struct script_error
 	char		command[64];
 	char	   *line;			/* owned copy, may be NULL */
 	int			column;
+	char	   *headline;		/* owned: the complete first line, untruncated
+								 * (the fixed fields above may be cut short) */
 } script_error;
 
 script_set *script_set_create(void);
@@ -158,6 +161,14 @@ void		script_set_free(script_set *set);
  */
 bool		script_compile(script_set *set, const char *source, const char *text,
 						   int weight, script_error *err);
+
+/*
+ * pgbench turns ":name" into $n parameters for -M extended / prepared only
+ * after all options are read, and then fails on a command with more than
+ * PGB_MAX_ARGS - 1 of them.  Call once all scripts are loaded, when the
+ * query mode is not simple.
+ */
+bool		script_set_check_params(const script_set *set, script_error *err);
 
 void		script_error_report(const script_error *err);
 void		script_error_clear(script_error *err);

@@ -1,0 +1,575 @@
+/*
+ * bench.c — orchestration of a benchmark run: everything before the worker
+ * threads (set-up connection, banner, scale and partitions, vacuum, client
+ * variables and random states in pgbench's order), the threads themselves,
+ * and after them the merge of their statistics, the report and the exit
+ * code.  This is start-up code: it prints pgbench's messages itself.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "pgbench/bench.h"
+#include "pgbench/client.h"
+#include "pgbench/conn.h"
+#include "pgbench/diag.h"
+#include "pgbench/report.h"
+#include "pgbench/thread.h"
+
+#define SQLSTATE_UNDEFINED_TABLE "42P01"
+
+/* File descriptors pgbench reserves besides one per client. */
+#define FD_RESERVE 3
+
+/* What the database says about the pgbench tables. */
+typedef struct table_info
+{
+	int			scale;
+	partition_method method;
+	int			partitions;
+} table_info;
+
+/* Everything a run allocates, released in one place. */
+typedef struct bench_state
+{
+	run_context *ctx;
+	client	   *clients;
+	int			nclients_ready; /* clients initialized, to free */
+	worker	   *workers;
+	int			nworkers_ready; /* workers prepared, to clean up */
+	bool		barrier_ready;
+} bench_state;
+
+/* ---- before the run ----------------------------------------------------- */
+
+static bool
+raise_fd_limit(int nclients)
+{
+	struct rlimit rlim;
+	rlim_t		need = (rlim_t) nclients + FD_RESERVE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rlim) == -1)
+	{
+		diag_error("getrlimit failed: %s", strerror(errno));
+		return false;
+	}
+	if (rlim.rlim_max < need)
+	{
+		diag_error("need at least %d open files, but system limit is %ld",
+				   nclients + FD_RESERVE, (long) rlim.rlim_max);
+		diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
+		return false;
+	}
+	if (rlim.rlim_cur < need)
+	{
+		rlim.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &rlim) == -1)
+		{
+			diag_error("need at least %d open files, but couldn't raise the limit: %s",
+					   nclients + FD_RESERVE, strerror(errno));
+			diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+print_version(PGconn *conn)
+{
+	const char *server = PQparameterStatus(conn, "server_version");
+	char		buf[32];
+
+	if (server == NULL)
+	{
+		int			v = PQserverVersion(conn);
+
+		if (v >= 100000)
+			snprintf(buf, sizeof(buf), "%d.%d", v / 10000, v % 10000);
+		else
+			snprintf(buf, sizeof(buf), "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
+		server = buf;
+	}
+	/* our version never equals the server's: always the two-part banner */
+	printf("pgbench (%s, server %s)\n", PGBENCH_VERSION, server);
+	fflush(stdout);
+}
+
+static bool
+uses_builtin_script(const script_set *set)
+{
+	for (int i = 0; i < set->nscripts; i++)
+		for (int b = 0; b < builtin_script_count; b++)
+			if (strcmp(set->scripts[i].desc, builtin_scripts[b].desc) == 0)
+				return true;
+	return false;
+}
+
+static bool
+read_scale(PGconn *conn, const pgb_options *opts, table_info *info)
+{
+	PGresult   *res = PQexec(conn, "select count(*) from pgbench_branches");
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+		diag_error("could not count number of branches: %s", PQerrorMessage(conn));
+		if (state != NULL && strcmp(state, SQLSTATE_UNDEFINED_TABLE) == 0)
+			diag_hint("Perhaps you need to do initialization (\"pgbench -i\") in database \"%s\".",
+					  PQdb(conn));
+		PQclear(res);
+		return false;
+	}
+	info->scale = atoi(PQgetvalue(res, 0, 0));
+	if (info->scale < 0)
+	{
+		diag_error("invalid count(*) from pgbench_branches: \"%s\"", PQgetvalue(res, 0, 0));
+		PQclear(res);
+		return false;
+	}
+	PQclear(res);
+	if (opts->scale_given)
+		diag_warning("scale option ignored, using count from pgbench_branches table (%d)",
+					 info->scale);
+	return true;
+}
+
+/*
+ * Partitioning of the pgbench_accounts that search_path finds first: its
+ * strategy and how many partitions hang from it.  Any query failure means
+ * "not partitioned" (old servers); no table at all is an error.
+ */
+static bool
+read_partitions(PGconn *conn, table_info *info)
+{
+	static const char query[] =
+		"select p.partstrat, "
+		"(select pg_catalog.count(*) from pg_catalog.pg_inherits i where i.inhparent = c.oid) "
+		"from pg_catalog.pg_class c "
+		"left join pg_catalog.pg_partitioned_table p on p.partrelid = c.oid "
+		"where c.oid = pg_catalog.to_regclass('pgbench_accounts')";
+	PGresult   *res = PQexec(conn, query);
+	bool		ok = true;
+
+	info->method = PART_NONE;
+	info->partitions = 0;
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		;
+	else if (PQntuples(res) == 0)
+	{
+		diag_error("no pgbench_accounts table found in \"search_path\"");
+		diag_hint("Perhaps you need to do initialization (\"pgbench -i\") in database \"%s\".",
+				  PQdb(conn));
+		ok = false;
+	}
+	else if (!PQgetisnull(res, 0, 0))
+	{
+		const char *strategy = PQgetvalue(res, 0, 0);
+
+		if (strcmp(strategy, "r") == 0)
+			info->method = PART_RANGE;
+		else if (strcmp(strategy, "h") == 0)
+			info->method = PART_HASH;
+		else
+		{
+			diag_error("unexpected partition method: \"%s\"", strategy);
+			ok = false;
+		}
+		info->partitions = atoi(PQgetvalue(res, 0, 1));
+	}
+	PQclear(res);
+	return ok;
+}
+
+/* Run a maintenance statement; complain but carry on if it fails. */
+static void
+try_statement(PGconn *conn, const char *sql)
+{
+	PGresult   *res = PQexec(conn, sql);
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+	{
+		diag_error("%s", PQerrorMessage(conn));
+		diag_detail("(ignoring this error and continuing anyway)");
+	}
+	PQclear(res);
+}
+
+static void
+vacuum_tables(PGconn *conn, bool vacuum_accounts)
+{
+	fprintf(stderr, "starting vacuum...");
+	try_statement(conn, "vacuum pgbench_branches");
+	try_statement(conn, "vacuum pgbench_tellers");
+	try_statement(conn, "truncate pgbench_history");
+	fprintf(stderr, "end.\n");
+	if (vacuum_accounts)
+	{
+		fprintf(stderr, "starting vacuum pgbench_accounts...");
+		try_statement(conn, "vacuum analyze pgbench_accounts");
+		fprintf(stderr, "end.\n");
+	}
+}
+
+/* The slot of a variable pgbench sets itself, unless -D already set it. */
+static int
+startup_slot(const run_context *ctx, const char *name)
+{
+	const var_store *defines = &ctx->opts->defines;
+	int			slot = var_symtab_find(ctx->scripts->symtab, name, strlen(name));
+
+	if (slot >= 0 && slot < defines->nslots && var_is_set(defines, slot))
+		return -2;				/* defined by -D: keep it */
+	return slot;				/* -1: no script reads it */
+}
+
+static void
+set_for_all(client *clients, int n, int slot, int64_t value)
+{
+	if (slot < 0)
+		return;
+	for (int i = 0; i < n; i++)
+		var_set_value(&clients[i].vars, slot, pgb_value_int(value));
+}
+
+/*
+ * :scale, :client_id, :default_seed and :random_seed, as pgbench sets them.
+ * The default_seed draw happens even when no script reads it, so that
+ * every later stream gets the same seed as in pgbench.
+ */
+static void
+set_startup_variables(bench_state *bs, int scale, random_seed *seed)
+{
+	const run_context *ctx = bs->ctx;
+	int			n = ctx->nclients;
+	int			slot;
+
+	set_for_all(bs->clients, n, startup_slot(ctx, "scale"), scale);
+
+	slot = startup_slot(ctx, "client_id");
+	for (int i = 0; slot >= 0 && i < n; i++)
+		var_set_value(&bs->clients[i].vars, slot, pgb_value_int(i));
+
+	slot = startup_slot(ctx, "default_seed");
+	if (slot != -2)
+		set_for_all(bs->clients, n, slot, (int64_t) prng_uint64(&seed->base));
+
+	set_for_all(bs->clients, n, startup_slot(ctx, "random_seed"), (int64_t) seed->seed);
+}
+
+/*
+ * Open the set-up connection, print the banner, and learn scale and
+ * partitions; then set the start-up variables and vacuum.  false after
+ * printing why the run cannot start.
+ */
+static bool
+setup_database(bench_state *bs, random_seed *seed, table_info *info)
+{
+	const run_context *ctx = bs->ctx;
+	const pgb_options *opts = ctx->opts;
+	char		errbuf[1024];
+	PGconn	   *conn = conn_open(&ctx->params, errbuf, sizeof(errbuf));
+	bool		ok = true;
+
+	if (conn == NULL)
+	{
+		diag_error("%s", errbuf);
+		diag_error("could not create connection for setup");
+		return false;
+	}
+	print_version(conn);
+	if (opts->debug)
+		diag_info("pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
+				  PQhost(conn), PQport(conn), ctx->nclients,
+				  opts->duration <= 0 ? "nxacts" : "duration",
+				  opts->duration <= 0 ? (int) opts->nxacts : opts->duration, PQdb(conn));
+
+	info->scale = opts->scale;
+	info->method = PART_NONE;
+	info->partitions = 0;
+	if (uses_builtin_script(opts->scripts))
+		ok = read_scale(conn, opts, info) && read_partitions(conn, info);
+	if (ok)
+	{
+		set_startup_variables(bs, info->scale, seed);
+		if (!opts->no_vacuum)
+			vacuum_tables(conn, opts->vacuum_all);
+	}
+	PQfinish(conn);
+	return ok;
+}
+
+/* ---- the run context ---------------------------------------------------- */
+
+static bool
+build_command_tables(run_context *ctx)
+{
+	const script_set *set = ctx->scripts;
+	int			total = 0;
+	int			prepared = 0;
+
+	for (int i = 0; i < set->nscripts; i++)
+	{
+		ctx->script_offset[i] = total;
+		total += set->scripts[i].ncommands;
+	}
+	ctx->total_commands = total;
+	ctx->prepared_names = calloc((size_t) (total > 0 ? total : 1), sizeof(char *));
+	if (ctx->prepared_names == NULL)
+		return false;
+
+	/* pgbench numbers the prepared statements over all scripts in order */
+	for (int i = 0; i < set->nscripts; i++)
+	{
+		for (int j = 0; j < set->scripts[i].ncommands; j++)
+		{
+			char		name[32];
+
+			if (set->scripts[i].commands[j]->type != SQL_COMMAND)
+				continue;
+			snprintf(name, sizeof(name), "P_%d", prepared++);
+			ctx->prepared_names[ctx->script_offset[i] + j] = strdup(name);
+			if (ctx->prepared_names[ctx->script_offset[i] + j] == NULL)
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool
+init_context(run_context *ctx, const pgb_options *opts)
+{
+	int			nclients = opts->nclients > 0 ? opts->nclients : 1;
+	int			nthreads = opts->nthreads > 0 ? opts->nthreads : 1;
+
+	ctx->opts = opts;
+	ctx->scripts = opts->scripts;
+	ctx->nclients = nclients;
+	/* more threads than clients would only idle (and skew the -R split) */
+	ctx->nthreads = nthreads > nclients ? nclients : nthreads;
+	conn_params_init(&ctx->params, opts);
+
+	/* -R is a total rate: each thread schedules its share */
+	ctx->throttle_delay = opts->rate > 0 ? 1000000.0 / opts->rate * ctx->nthreads : 0.0;
+	ctx->latency_limit = opts->latency_limit_us;
+	ctx->per_script_stats = opts->scripts->nscripts > 1;
+	ctx->per_command = opts->report_per_command;
+	ctx->debug = opts->debug;
+	ctx->detailed = opts->progress_sec > 0 || ctx->throttle_delay > 0 ||
+		ctx->latency_limit > 0 || opts->use_log || ctx->per_script_stats;
+	atomic_init(&ctx->setup_failed, false);
+	atomic_init(&ctx->stop, false);
+	ctx->stop_fd = -1;
+	if (opts->exit_on_abort)
+		ctx->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	return build_command_tables(ctx);
+}
+
+static void
+free_context(run_context *ctx)
+{
+	if (ctx->prepared_names != NULL)
+		for (int i = 0; i < ctx->total_commands; i++)
+			free(ctx->prepared_names[i]);
+	free(ctx->prepared_names);
+	if (ctx->stop_fd >= 0)
+		close(ctx->stop_fd);
+	free(ctx);
+}
+
+static bool
+init_clients(bench_state *bs, random_seed *seed)
+{
+	run_context *ctx = bs->ctx;
+
+	bs->clients = calloc((size_t) ctx->nclients, sizeof(client));
+	if (bs->clients == NULL)
+		return false;
+	for (int i = 0; i < ctx->nclients; i++)
+	{
+		if (!client_init(&bs->clients[i], i, ctx))
+			return false;
+		bs->nclients_ready++;
+		/* one draw per client, in client order, as pgbench */
+		random_state_init(seed, &bs->clients[i].rs);
+	}
+	return true;
+}
+
+/* Deal the clients out to the threads as pgbench does, and seed each. */
+static bool
+init_workers(bench_state *bs, random_seed *seed)
+{
+	run_context *ctx = bs->ctx;
+	int			dealt = 0;
+
+	bs->workers = calloc((size_t) ctx->nthreads, sizeof(worker));
+	if (bs->workers == NULL)
+		return false;
+	for (int i = 0; i < ctx->nthreads; i++)
+	{
+		worker	   *w = &bs->workers[i];
+
+		w->tid = i;
+		w->ctx = ctx;
+		w->clients = &bs->clients[dealt];
+		w->nclients = (ctx->nclients - dealt + ctx->nthreads - i - 1) / (ctx->nthreads - i);
+		random_state_init(seed, &w->choose_rs);
+		random_state_init(seed, &w->throttle_rs);
+		random_state_init(seed, &w->sample_rs);
+		if (!worker_prepare(w))
+			return false;
+		bs->nworkers_ready++;
+		dealt += w->nclients;
+	}
+	return true;
+}
+
+static void
+free_state(bench_state *bs)
+{
+	for (int i = 0; i < bs->nworkers_ready; i++)
+		worker_cleanup(&bs->workers[i]);
+	free(bs->workers);
+	for (int i = 0; i < bs->nclients_ready; i++)
+		client_free(&bs->clients[i]);
+	free(bs->clients);
+	if (bs->barrier_ready)
+		pthread_barrier_destroy(&bs->ctx->barrier);
+	free_context(bs->ctx);
+}
+
+/* ---- the run and after -------------------------------------------------- */
+
+/* Start threads 1..n-1, run thread 0 here, join them all. */
+static bool
+run_workers(bench_state *bs, pg_time_usec_t *start_time)
+{
+	run_context *ctx = bs->ctx;
+	int			started = 1;
+	int			err;
+
+	if ((err = pthread_barrier_init(&ctx->barrier, NULL, (unsigned) ctx->nthreads)) != 0)
+	{
+		diag_error("could not initialize barrier: %s", strerror(err));
+		return false;
+	}
+	bs->barrier_ready = true;
+
+	*start_time = pgb_time_now();
+	if (ctx->opts->duration > 0)
+		ctx->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->opts->duration;
+
+	for (; started < ctx->nthreads; started++)
+	{
+		worker	   *w = &bs->workers[started];
+
+		w->create_time = pgb_time_now();
+		if ((err = pthread_create(&w->handle, NULL, worker_main, w)) != 0)
+		{
+			/* the barrier can never fill: nothing to do but leave */
+			diag_error("could not create thread: %s", strerror(err));
+			exit(1);
+		}
+	}
+	bs->workers[0].create_time = pgb_time_now();
+	worker_main(&bs->workers[0]);
+	for (int i = 1; i < started; i++)
+		pthread_join(bs->workers[i].handle, NULL);
+	return true;
+}
+
+static int
+finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
+{
+	run_context *ctx = bs->ctx;
+	stats_run	total;
+	pg_time_usec_t bench_start = 0;
+	int			exit_code = 0;
+	report_input in;
+
+	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands))
+	{
+		diag_error("out of memory");
+		return 1;
+	}
+	for (int i = 0; i < ctx->nthreads; i++)
+	{
+		const worker *w = &bs->workers[i];
+
+		for (int j = 0; j < w->nclients; j++)
+			if (w->clients[j].state != CSTATE_FINISHED)
+				exit_code = 2;
+		stats_run_merge(&total, &w->stats);
+		if (bench_start == 0 || w->bench_start < bench_start)
+			bench_start = w->bench_start;
+	}
+
+	memset(&in, 0, sizeof(in));
+	in.opts = ctx->opts;
+	in.scripts = ctx->scripts;
+	in.script_offset = ctx->script_offset;
+	in.nclients = ctx->nclients;
+	in.nthreads = ctx->nthreads;
+	in.scale = info->scale;
+	in.partition_method = info->method;
+	in.partitions = info->partitions;
+	in.throttle_delay = ctx->throttle_delay;
+	in.per_script_stats = ctx->per_script_stats;
+	in.stats = &total;
+	in.bench_duration = pgb_time_now() - bench_start;
+	in.conn_elapsed = bench_start - start_time;
+	report_print(stdout, &in);
+	fflush(stdout);
+	stats_run_free(&total);
+
+	if (exit_code != 0)
+		diag_error("Run was aborted; the above results are incomplete.");
+	return exit_code;
+}
+
+int
+bench_run(const pgb_options *opts)
+{
+	bench_state bs;
+	random_seed seed = opts->seed;	/* our copy advances with every draw */
+	table_info	info;
+	pg_time_usec_t start_time = 0;
+	int			rc = 1;
+
+	memset(&bs, 0, sizeof(bs));
+	bs.ctx = calloc(1, sizeof(run_context));
+	if (bs.ctx == NULL || !init_context(bs.ctx, opts) || !init_clients(&bs, &seed))
+	{
+		diag_error("out of memory");
+		goto done;
+	}
+	if (!raise_fd_limit(bs.ctx->nclients))
+		goto done;
+	if (!setup_database(&bs, &seed, &info))
+		goto done;
+	if (!init_workers(&bs, &seed))
+	{
+		diag_error("out of memory");
+		goto done;
+	}
+	if (!run_workers(&bs, &start_time))
+		goto done;
+
+	if (atomic_load(&bs.ctx->setup_failed))
+		rc = 1;					/* a client could not connect: no report */
+	else if (atomic_load(&bs.ctx->stop))
+		rc = 2;					/* --exit-on-abort: no report either */
+	else
+		rc = finish_run(&bs, &info, start_time);
+
+done:
+	if (bs.ctx != NULL)
+		free_state(&bs);
+	return rc;
+}
