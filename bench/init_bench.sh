@@ -6,7 +6,8 @@
 # Environment: ROUNDS (wall-time rounds, default 7), SCALE (default 20),
 #   WAL_LEVEL (default minimal; replica to include WAL for the bulk load),
 #   CG_SCALES ("1 5": the two scales whose difference gives instructions per
-#   scale unit, so that start-up and the fixed steps cancel out).
+#   scale unit, so that start-up and the fixed steps cancel out),
+#   SKIP_INSTRUCTIONS (non-empty: wall time only).
 #
 # Run by hand, never in CI.  Starts a throwaway cluster tuned for bulk loads
 # (as the postgres user when run as root) in a temporary directory, then:
@@ -93,25 +94,28 @@ wall_once() {
 		exit 1
 	}
 	t1=$(date +%s.%N)
+	# pgbench's own per-step timings, for the generation step's share
+	sed -n 's/.*client-side generate \([0-9.]*\) s.*/\1/p' "$base/last.err" >>"$base/$2.gen"
 	echo "$t1 - $t0" | bc -l
 }
 
 echo "init_bench: $(nproc) CPUs, wal_level=$WAL_LEVEL, -i -s $SCALE, $ROUNDS rounds"
 "$THEIRS" -i -s "$SCALE" -q >/dev/null 2>&1	# warm-up: files, caches
-: >"$base/ours.wall"
-: >"$base/theirs.wall"
+: >"$base/ours.wall" >"$base/theirs.wall" >"$base/ours.gen" >"$base/theirs.gen"
 for ((r = 1; r <= ROUNDS; r++)); do
 	# alternate who goes first, so drift favours neither
 	if ((r % 2)); then order="theirs ours"; else order="ours theirs"; fi
 	for who in $order; do
 		if [ "$who" = ours ]; then bin=$OURS; else bin=$THEIRS; fi
-		t=$(wall_once "$bin")
+		t=$(wall_once "$bin" "$who")
 		echo "$t" >>"$base/$who.wall"
 		printf '  round %d %-6s %.3f s\n' "$r" "$who" "$t"
 	done
 done
 ours_wall=$(median <"$base/ours.wall")
 theirs_wall=$(median <"$base/theirs.wall")
+ours_gen=$(median <"$base/ours.gen")
+theirs_gen=$(median <"$base/theirs.gen")
 
 # ---- client instructions -----------------------------------------------------
 
@@ -142,14 +146,20 @@ per_scale() {
 }
 counter=callgrind
 [ $use_perf = yes ] && counter="perf instructions:u"
-ours_ins=$(per_scale "$OURS")
-theirs_ins=$(per_scale "$THEIRS")
+if [ -n "${SKIP_INSTRUCTIONS:-}" ]; then
+	ours_ins=0 theirs_ins=1
+else
+	ours_ins=$(per_scale "$OURS")
+	theirs_ins=$(per_scale "$THEIRS")
+fi
 
 # ---- report ------------------------------------------------------------------
 
 echo
 printf 'wall time -i -s %d (median of %d): ours %.3f s, theirs %.3f s, ratio %.3f\n' \
 	"$SCALE" "$ROUNDS" "$ours_wall" "$theirs_wall" "$(echo "$ours_wall / $theirs_wall" | bc -l)"
+printf '  of which client-side generate: ours %.3f s, theirs %.3f s, ratio %.3f\n' \
+	"$ours_gen" "$theirs_gen" "$(echo "$ours_gen / $theirs_gen" | bc -l)"
 printf 'client instructions per scale unit (%s, scales %s..%s): ours %.0f (%.1f/row), theirs %.0f (%.1f/row), ratio %.3f\n' \
 	"$counter" "$lo" "$hi" "$ours_ins" "$(echo "$ours_ins / 100000" | bc -l)" \
 	"$theirs_ins" "$(echo "$theirs_ins / 100000" | bc -l)" "$(echo "$ours_ins / $theirs_ins" | bc -l)"

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "pgbench/bench.h"
@@ -21,9 +20,6 @@
 #include "pgbench/thread.h"
 
 #define SQLSTATE_UNDEFINED_TABLE "42P01"
-
-/* File descriptors pgbench reserves besides one per client. */
-#define FD_RESERVE 3
 
 /* What the database says about the pgbench tables. */
 typedef struct table_info
@@ -45,38 +41,6 @@ typedef struct bench_state
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
-
-static bool
-raise_fd_limit(int nclients)
-{
-	struct rlimit rlim;
-	rlim_t		need = (rlim_t) nclients + FD_RESERVE;
-
-	if (getrlimit(RLIMIT_NOFILE, &rlim) == -1)
-	{
-		diag_error("getrlimit failed: %s", strerror(errno));
-		return false;
-	}
-	if (rlim.rlim_max < need)
-	{
-		diag_error("need at least %d open files, but system limit is %ld",
-				   nclients + FD_RESERVE, (long) rlim.rlim_max);
-		diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
-		return false;
-	}
-	if (rlim.rlim_cur < need)
-	{
-		rlim.rlim_cur = need;
-		if (setrlimit(RLIMIT_NOFILE, &rlim) == -1)
-		{
-			diag_error("need at least %d open files, but couldn't raise the limit: %s",
-					   nclients + FD_RESERVE, strerror(errno));
-			diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
-			return false;
-		}
-	}
-	return true;
-}
 
 static void
 print_version(PGconn *conn)
@@ -549,8 +513,6 @@ bench_run(const pgb_options *opts)
 		diag_error("out of memory");
 		goto done;
 	}
-	if (!raise_fd_limit(bs.ctx->nclients))
-		goto done;
 	if (!setup_database(&bs, &seed, &info))
 		goto done;
 	if (!init_workers(&bs, &seed))

@@ -748,14 +748,14 @@ read_pipeline_results(client *c, const run_context *ctx)
 		{
 			/* end of one query's results: numbering restarts */
 			c->qrynum = 0;
+			client_trace(ctx, "client %d receiving", c->id);
 			continue;
 		}
 		status = PQresultStatus(res);
 		if (status == PGRES_PIPELINE_SYNC)
 		{
 			PQclear(res);
-			client_trace(ctx, "client %d pipeline ending, ongoing syncs: %d",
-						 c->id, c->num_syncs);
+			client_trace(ctx, "client %d pipeline ending", c->id);
 			if (--c->num_syncs > 0)
 				continue;
 			if (PQexitPipelineMode(c->conn) != 1)

@@ -109,15 +109,14 @@ diag_vlog(diag_level level, const char *fmt, va_list ap)
 	const char *sgr = NULL;
 	int			n;
 
-	if ((level == DIAG_INFO || level == DIAG_DEBUG) && !diag_verbose)
+	if (level == DIAG_DEBUG && !diag_verbose)
 		return;
 
 	switch (level)
 	{
 		case DIAG_DEBUG:
-			label = "debug: ";
-			break;
 		case DIAG_INFO:
+			/* PostgreSQL's logging labels neither level */
 			break;
 		case DIAG_WARNING:
 			label = "warning: ";

@@ -18,7 +18,7 @@
 
 #include <libpq-fe.h>
 
-#include "init_copy.h"
+#include "pgbench/init_copy.h"
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
 #include "pgbench/init.h"

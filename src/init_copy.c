@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "init_copy.h"
+#include "pgbench/init_copy.h"
 
 /* Bytes of rows per CopyData message. */
 #define ICOPY_BUFFER_SIZE (256 * 1024)
@@ -134,8 +134,8 @@ put_be64(char *dst, uint64_t value)
  * Binary rows: field count 4, then (length, value) for aid, bid, abalance
  * and a zero-length filler, which the server pads like an empty string.
  */
-static size_t
-format_accounts_binary(char *dst, int64_t first_aid, int64_t nrows, bool aid8)
+size_t
+icopy_format_accounts_binary(char *dst, int64_t first_aid, int64_t nrows, bool aid8)
 {
 	const size_t aid_len = aid8 ? 8 : 4;
 	const size_t row_len = 2 + 4 + aid_len + 4 + 4 + 4 + 4 + 4;
@@ -248,7 +248,7 @@ format_rows(const icopy_request *req, char *dst, int64_t first, int64_t nrows)
 		return format_small_rows(dst, req->table, first, nrows);
 	if (req->format == ICOPY_TEXT)
 		return icopy_format_accounts_text(dst, first, nrows);
-	return format_accounts_binary(dst, first, nrows, req->format == ICOPY_BINARY_AID8);
+	return icopy_format_accounts_binary(dst, first, nrows, req->format == ICOPY_BINARY_AID8);
 }
 
 /* How many rows go in the next batch. */

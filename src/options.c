@@ -298,17 +298,11 @@ report_multiline_error(const char *message)
 	diag_detail("%s", newline + 1);
 }
 
-/*
- * pgbench prints the seed it was given at info level, which PostgreSQL's
- * logging shows even without -d; diag shows info only when verbose, so
- * lift that for this one line.
- */
+/* pgbench announces an explicit seed at info level, shown without -d. */
 static void
 report_seed(const pgb_options *opts)
 {
-	diag_set_verbose(true);
 	diag_info("setting random seed to %" PRIu64, opts->seed.seed);
-	diag_set_verbose(opts->debug);
 }
 
 static bool
@@ -1080,7 +1074,7 @@ parse_arguments(parse_state *st, int argc, char **argv)
 	if (argc > 1 && handle_first_argument(st->progname, argv[1]))
 		return OPT_EXIT_OK;
 
-	/* The environment's seed first, so that -D or scripts cannot precede it. */
+	/* pgbench seeds from the environment before reading any option. */
 	if (!set_seed(st->opts, getenv("PGBENCH_RANDOM_SEED"),
 				  "PGBENCH_RANDOM_SEED environment variable"))
 		return OPT_EXIT_FAIL;
@@ -1114,7 +1108,7 @@ options_parse(pgb_options *opts, int argc, char **argv)
 	if (status != OPT_CONTINUE)
 	{
 		options_free(opts);
-		opts->action = ACTION_EXIT_OK;
+		opts->action = ACTION_EXIT_OK;	/* nothing left to run either way */
 	}
 	return status;
 }

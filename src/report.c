@@ -153,29 +153,26 @@ print_latency_and_tps(FILE *out, const report_input *in, int64_t all)
 }
 
 static void
-print_script_stats(FILE *out, const report_input *in, int i, int64_t all)
+print_script_stats(FILE *out, const report_input *in, int i)
 {
 	const script *s = &in->scripts->scripts[i];
 	const stats_data *sd = &in->stats->per_script[i];
 	int64_t		script_all = sd->cnt + sd->skipped + stats_data_failures(sd);
 	double		seconds = 0.000001 * (double) in->bench_duration;
 	char		b1[64],
-				b2[64];
+				b2[64],
+				b3[64];
 
+	/* pgbench 15/16's layout: successful count, share of all successes */
 	fprintf(out, "SQL script %d: %s\n", i + 1, s->desc);
 	fprintf(out, " - weight: %d (targets %s%% of total)\n", s->weight,
 			num(b1, sizeof(b1), "%.1f", 100.0 * s->weight / (double) in->scripts->total_weight));
-	fprintf(out, " - %" PRId64 " transactions (%s%% of total)\n", script_all,
-			num(b2, sizeof(b2), "%.1f", 100.0 * (double) script_all / (double) all));
-	if (script_all > 0)
-	{
-		fprintf(out, " - number of transactions actually processed: %" PRId64 " (tps = %s)\n",
-				sd->cnt, num(b1, sizeof(b1), "%f", (double) sd->cnt / seconds));
-		print_failures(out, " - ", in->opts, sd, script_all);
-		if (in->throttle_delay > 0 && in->opts->latency_limit_us > 0)
-			print_count_line(out, " - ", "number of transactions skipped", sd->skipped,
-							 script_all);
-	}
+	fprintf(out, " - %" PRId64 " transactions (%s%% of total, tps = %s)\n", sd->cnt,
+			num(b2, sizeof(b2), "%.1f", 100.0 * (double) sd->cnt / (double) in->stats->total.cnt),
+			num(b3, sizeof(b3), "%f", (double) sd->cnt / seconds));
+	print_failures(out, " - ", in->opts, sd, script_all);
+	if (in->throttle_delay > 0 && in->opts->latency_limit_us > 0 && script_all > 0)
+		print_count_line(out, " - ", "number of transactions skipped", sd->skipped, script_all);
 	print_simple_stats(out, " - latency", &sd->latency);
 }
 
@@ -194,10 +191,10 @@ print_command_stats(FILE *out, const report_input *in, int i)
 		double		mean = sc->latency.count > 0 ? 0.001 * sc->latency.sum / (double) sc->latency.count : 0.0;
 
 		if (with_retries)
-			fprintf(out, "   %11.3f  %10" PRId64 " %10" PRId64 " %s\n",
+			fprintf(out, "   %11.3f  %10" PRId64 "  %10" PRId64 "  %s\n",
 					mean, sc->failures, sc->retries, s->commands[j]->first_line);
 		else
-			fprintf(out, "   %11.3f  %10" PRId64 " %s\n",
+			fprintf(out, "   %11.3f  %10" PRId64 "  %s\n",
 					mean, sc->failures, s->commands[j]->first_line);
 	}
 }
@@ -222,7 +219,7 @@ report_print(FILE *out, const report_input *in)
 		for (int i = 0; i < in->scripts->nscripts; i++)
 		{
 			if (in->per_script_stats)
-				print_script_stats(out, in, i, all);
+				print_script_stats(out, in, i);
 			if (in->opts->report_per_command)
 				print_command_stats(out, in, i);
 		}

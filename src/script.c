@@ -48,6 +48,7 @@ typedef struct compile_ctx
 	script_set *set;
 	const char *source;
 	const char *text;
+	size_t		text_len;
 	sscan	   *scan;
 	command   **cmds;
 	int			ncmds;
@@ -819,13 +820,30 @@ check_conditionals(compile_ctx *ctx)
 
 /* ---- scripts ------------------------------------------------------------ */
 
+/*
+ * The line pgbench names in "\gset must follow" errors: it counts the
+ * newlines before where the scan of this round starts, but never the
+ * text's last byte, and in the first round (its scanner has not marked a
+ * position yet) it counts through the whole text.
+ */
+static int
+round_lineno(compile_ctx *ctx, bool first_round)
+{
+	size_t		limit = ctx->text_len > 0 ? ctx->text_len - 1 : 0;
+	size_t		offset = sscan_offset(ctx->scan);
+
+	if (first_round || offset > limit)
+		offset = limit;
+	return sscan_lineno(ctx->scan, offset);
+}
+
 static bool
 parse_commands(compile_ctx *ctx)
 {
-	for (;;)
+	for (bool first_round = true;; first_round = false)
 	{
 		sscan_sql_text sql;
-		int			scan_lineno = sscan_lineno(ctx->scan, sscan_offset(ctx->scan));
+		int			scan_lineno = round_lineno(ctx, first_round);
 		sscan_sql_end end = sscan_sql(ctx->scan, &sql);
 		command    *meta;
 
@@ -869,6 +887,7 @@ script_compile(script_set *set, const char *source, const char *text,
 	script	   *s;
 
 	error_init(err);
+	ctx.text_len = strlen(text);
 	ctx.scan = sscan_create(text);
 	ok = parse_commands(&ctx);
 	sscan_destroy(ctx.scan);

@@ -27,7 +27,7 @@ typedef enum diag_level
 /* Set the program name shown before each message (default "pgbench"). */
 void diag_init(const char *progname);
 
-/* Messages at DIAG_INFO and DIAG_DEBUG show only when verbose (set by -d). */
+/* DIAG_INFO always shows; DIAG_DEBUG only when verbose (set by -d). */
 void diag_set_verbose(bool verbose);
 
 void diag_log(diag_level level, const char *fmt, ...)
@@ -38,6 +38,7 @@ void diag_vlog(diag_level level, const char *fmt, va_list ap)
 #define diag_error(...) diag_log(DIAG_ERROR, __VA_ARGS__)
 #define diag_warning(...) diag_log(DIAG_WARNING, __VA_ARGS__)
 #define diag_info(...) diag_log(DIAG_INFO, __VA_ARGS__)
+#define diag_debug(...) diag_log(DIAG_DEBUG, __VA_ARGS__)
 #define diag_detail(...) diag_log(DIAG_DETAIL, __VA_ARGS__)
 #define diag_hint(...) diag_log(DIAG_HINT, __VA_ARGS__)
 

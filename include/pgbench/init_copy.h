@@ -1,6 +1,7 @@
 /*
  * init_copy.h — bulk loading of the pgbench tables through COPY FROM STDIN
- * for the client-side generation step ('g').  Private to init.c.
+ * for the client-side generation step ('g'), used by init.c; the row
+ * formatter is exposed for the unit test.
  *
  * Rows are formatted without printf straight into one large buffer that is
  * handed to libpq in a single CopyData message per batch, so the client
@@ -71,5 +72,12 @@ bool		icopy_load(const icopy_request *req, char *errbuf, size_t errlen);
 #define ICOPY_TEXT_ROW_MAX 40
 #define ICOPY_SLACK 64
 size_t		icopy_format_accounts_text(char *dst, int64_t first_aid, int64_t nrows);
+
+/*
+ * The same rows as binary COPY tuples (no file header): 30 bytes each with
+ * an int4 aid, 34 with an int8 one.
+ */
+size_t		icopy_format_accounts_binary(char *dst, int64_t first_aid, int64_t nrows,
+										 bool aid8);
 
 #endif
