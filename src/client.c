@@ -566,7 +566,7 @@ sql_error_kind(const PGresult *res)
 /* Store one row of res into variables named prefix + column name. */
 static bool
 store_row(client *c, const run_context *ctx, const command *cmd,
-		  const PGresult *res, int row)
+		  const PGresult *res, int row, int qrynum)
 {
 	const char *context = cmd->meta == META_ASET ? "aset" : "gset";
 	const char *prefix = cmd->varprefix ? cmd->varprefix : "";
@@ -582,7 +582,7 @@ store_row(client *c, const run_context *ctx, const command *cmd,
 		{
 			diag_error("%s: invalid variable name: \"%s\"", context, name);
 			diag_error("client %d script %d command %d query %d: error storing into variable %s",
-					   c->id, c->script, c->command, c->qrynum, name);
+					   c->id, c->script, c->command, qrynum, name);
 			return false;
 		}
 		/* a name no script reads needs no storing */
@@ -610,7 +610,7 @@ handle_result(client *c, const run_context *ctx, const command *cmd, PGresult *r
 			return true;
 		case PGRES_TUPLES_OK:
 			if (cmd->meta == META_ASET && PQntuples(res) > 0)
-				return store_row(c, ctx, cmd, res, PQntuples(res) - 1);
+				return store_row(c, ctx, cmd, res, PQntuples(res) - 1, c->qrynum);
 			return true;
 		case PGRES_COPY_IN:
 		case PGRES_COPY_OUT:
@@ -650,7 +650,7 @@ check_gset(client *c, const run_context *ctx, const command *cmd, const PGresult
 				   c->id, c->script, c->command, c->qrynum - 1, ntuples);
 		return false;
 	}
-	return store_row(c, ctx, cmd, last, 0);
+	return store_row(c, ctx, cmd, last, 0, c->qrynum - 1);
 }
 
 /*

@@ -29,11 +29,6 @@
 /* With -q, progress is shown at most once per this many seconds. */
 #define INIT_QUIET_INTERVAL_SEC 5.0
 
-/* pgbench's OIDs for the column types the binary COPY format relies on. */
-#define INIT_INT4OID 23
-#define INIT_INT8OID 20
-#define INIT_BPCHAROID 1042
-
 typedef struct init_ctx
 {
 	PGconn	   *conn;
@@ -367,37 +362,6 @@ init_on_progress(void *arg, int64_t done)
 	}
 }
 
-/*
- * Binary COPY is cheaper for the server to parse, but only works when the
- * columns are exactly the types pgbench creates; anything else (tables the
- * user made, or none at all) goes through text and gets pgbench's errors.
- */
-static icopy_format
-init_accounts_format(init_ctx *ctx)
-{
-	static const char sql[] =
-		"select atttypid from pg_catalog.pg_attribute "
-		"where attrelid = pg_catalog.to_regclass('pgbench_accounts') "
-		"and attnum > 0 and not attisdropped order by attnum";
-	PGresult   *res = PQexec(ctx->conn, sql);
-	icopy_format format = ICOPY_TEXT;
-
-	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 4 &&
-		atoi(PQgetvalue(res, 1, 0)) == INIT_INT4OID &&
-		atoi(PQgetvalue(res, 2, 0)) == INIT_INT4OID &&
-		atoi(PQgetvalue(res, 3, 0)) == INIT_BPCHAROID)
-	{
-		int			aid_type = atoi(PQgetvalue(res, 0, 0));
-
-		if (aid_type == INIT_INT4OID)
-			format = ICOPY_BINARY_AID4;
-		else if (aid_type == INIT_INT8OID)
-			format = ICOPY_BINARY_AID8;
-	}
-	PQclear(res);
-	return format;
-}
-
 static bool
 init_copy_table(init_ctx *ctx, icopy_request *req)
 {
@@ -424,7 +388,6 @@ init_copy_accounts(init_ctx *ctx, bool freeze)
 	};
 	icopy_request req = {
 		.table = ICOPY_ACCOUNTS,
-		.format = init_accounts_format(ctx),
 		.freeze = freeze && opts->partitions == 0,
 		.progress_every = 100000,
 		.progress = init_on_progress,

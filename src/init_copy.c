@@ -19,9 +19,6 @@
 /* Bytes of rows per CopyData message. */
 #define ICOPY_BUFFER_SIZE (256 * 1024)
 
-/* Binary COPY file header: signature, flags, header extension length. */
-static const char icopy_binary_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
-
 /* A decimal number as text, right-aligned so that it can grow leftwards. */
 #define DEC_END 24
 typedef struct dec_counter
@@ -114,66 +111,6 @@ icopy_format_accounts_text(char *dst, int64_t first_aid, int64_t nrows)
 	return (size_t) (p - dst);
 }
 
-static inline void
-put_be32(char *dst, uint32_t value)
-{
-	uint32_t	be = __builtin_bswap32(value);
-
-	memcpy(dst, &be, 4);
-}
-
-static inline void
-put_be64(char *dst, uint64_t value)
-{
-	uint64_t	be = __builtin_bswap64(value);
-
-	memcpy(dst, &be, 8);
-}
-
-/*
- * Binary rows: field count 4, then (length, value) for aid, bid, abalance
- * and a zero-length filler, which the server pads like an empty string.
- */
-size_t
-icopy_format_accounts_binary(char *dst, int64_t first_aid, int64_t nrows, bool aid8)
-{
-	const size_t aid_len = aid8 ? 8 : 4;
-	const size_t row_len = 2 + 4 + aid_len + 4 + 4 + 4 + 4 + 4;
-	char	   *p = dst;
-	int64_t		aid = first_aid;
-	int64_t		end_aid = first_aid + nrows;
-
-	while (aid < end_aid)
-	{
-		int64_t		branch = account_branch(aid);
-		int64_t		segment_end = branch * ICOPY_ACCOUNTS_PER_SCALE + 1;
-		char		row[40];
-		char	   *q = row;
-
-		memset(row, 0, sizeof(row));
-		q[1] = 4;
-		put_be32(q + 2, (uint32_t) aid_len);
-		q += 6 + aid_len;
-		put_be32(q, 4);
-		put_be32(q + 4, (uint32_t) branch);
-		put_be32(q + 8, 4);		/* abalance 0 follows */
-		/* filler length 0 is already there */
-
-		if (segment_end > end_aid)
-			segment_end = end_aid;
-		for (; aid < segment_end; aid++)
-		{
-			memcpy(p, row, sizeof(row));
-			if (aid8)
-				put_be64(p + 6, (uint64_t) aid);
-			else
-				put_be32(p + 6, (uint32_t) aid);
-			p += row_len;
-		}
-	}
-	return (size_t) (p - dst);
-}
-
 /* Branches and tellers are tiny; their filler is NULL. */
 static size_t
 format_small_rows(char *dst, icopy_table table, int64_t first_id, int64_t nrows)
@@ -225,37 +162,19 @@ rows_per_scale(icopy_table table)
 	return ICOPY_ACCOUNTS_PER_SCALE;
 }
 
-/* Largest number of bytes one row can take in the request's format. */
-static size_t
-row_max_bytes(const icopy_request *req)
-{
-	switch (req->format)
-	{
-		case ICOPY_BINARY_AID4:
-			return 30;
-		case ICOPY_BINARY_AID8:
-			return 34;
-		case ICOPY_TEXT:
-			break;
-	}
-	return ICOPY_TEXT_ROW_MAX;
-}
-
 static size_t
 format_rows(const icopy_request *req, char *dst, int64_t first, int64_t nrows)
 {
 	if (req->table != ICOPY_ACCOUNTS)
 		return format_small_rows(dst, req->table, first, nrows);
-	if (req->format == ICOPY_TEXT)
-		return icopy_format_accounts_text(dst, first, nrows);
-	return icopy_format_accounts_binary(dst, first, nrows, req->format == ICOPY_BINARY_AID8);
+	return icopy_format_accounts_text(dst, first, nrows);
 }
 
 /* How many rows go in the next batch. */
 static int64_t
 batch_rows(const icopy_request *req, size_t room, int64_t done, int64_t total)
 {
-	int64_t		n = (int64_t) (room / row_max_bytes(req));
+	int64_t		n = (int64_t) (room / ICOPY_TEXT_ROW_MAX);
 
 	if (n > total - done)
 		n = total - done;
@@ -288,13 +207,10 @@ start_copy(const icopy_request *req, char *errbuf, size_t errlen)
 {
 	char		sql[128];
 	PGresult   *res;
-	bool		binary = req->format != ICOPY_TEXT;
 	bool		ok;
 
-	snprintf(sql, sizeof(sql), "copy %s from stdin%s",
-			 table_name(req->table),
-			 binary ? (req->freeze ? " with (format binary, freeze on)" : " with (format binary)")
-			 : (req->freeze ? " with (freeze on)" : ""));
+	snprintf(sql, sizeof(sql), "copy %s from stdin%s", table_name(req->table),
+			 req->freeze ? " with (freeze on)" : "");
 	res = PQexec(req->conn, sql);
 	ok = PQresultStatus(res) == PGRES_COPY_IN;
 	PQclear(res);
@@ -311,11 +227,6 @@ send_rows(const icopy_request *req, char *buf, char *errbuf, size_t errlen)
 	int64_t		done = 0;
 	size_t		len = 0;
 
-	if (req->format != ICOPY_TEXT)
-	{
-		memcpy(buf, icopy_binary_header, sizeof(icopy_binary_header));
-		len = sizeof(icopy_binary_header);
-	}
 	while (done < total)
 	{
 		int64_t		n;
@@ -356,9 +267,8 @@ icopy_load(const icopy_request *req, char *errbuf, size_t errlen)
 	if (!ok)
 		return false;
 
-	/* end-of-data marker: "\." in text, a -1 field count in binary */
-	if (req->format == ICOPY_TEXT ? PQputCopyData(req->conn, "\\.\n", 3) != 1
-		: PQputCopyData(req->conn, "\377\377", 2) != 1)
+	/* the end-of-data line, as pgbench sends it */
+	if (PQputCopyData(req->conn, "\\.\n", 3) != 1)
 	{
 		snprintf(errbuf, errlen, "very last PQputline failed");
 		return false;

@@ -1000,6 +1000,18 @@ finish_parsing(parse_state *st, int argc, char **argv)
 			return OPT_EXIT_FAIL;
 		st->benchmarking_option_set = true;
 	}
+	/* pgbench checks "$n" limits here, once -M is known, even with -i. */
+	if (opts->query_mode != QUERY_SIMPLE)
+	{
+		script_error err;
+
+		if (!script_set_check_params(opts->scripts, &err))
+		{
+			script_error_report(&err);
+			script_error_clear(&err);
+			return OPT_EXIT_FAIL;
+		}
+	}
 	if (opts->scripts->total_weight == 0 && !st->is_init_mode)
 	{
 		diag_error("total script weight must not be zero");

@@ -248,7 +248,7 @@ EOF
 
 init_case('no vacuum, spaces in steps', [ '-i', '-n', '-I', ' d t g v ' ]);
 
-# Tables whose columns differ from pgbench's own still load, through text.
+# Tables whose column types differ from pgbench's own still load.
 on_both('alter table pgbench_accounts alter abalance type bigint');
 init_case('accounts with a bigint abalance', [ '-i', '-I', 'gv' ]);
 on_both('alter table pgbench_accounts alter abalance type int, alter aid type bigint');

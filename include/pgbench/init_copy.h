@@ -30,13 +30,6 @@ typedef enum icopy_table
 	ICOPY_ACCOUNTS,
 } icopy_table;
 
-typedef enum icopy_format
-{
-	ICOPY_TEXT,
-	ICOPY_BINARY_AID4,			/* binary COPY, aid int4 (accounts only) */
-	ICOPY_BINARY_AID8,			/* binary COPY, aid int8 (accounts only) */
-} icopy_format;
-
 /*
  * Called after each batch with the number of rows formatted so far.  Batches
  * end on every multiple of `progress_every` rows, and are always a multiple
@@ -48,7 +41,6 @@ typedef struct icopy_request
 {
 	PGconn	   *conn;
 	icopy_table table;
-	icopy_format format;
 	int			scale;
 	bool		freeze;			/* add "with (freeze on)" */
 	int64_t		progress_every; /* 0: batches end wherever they fill up */
@@ -72,12 +64,5 @@ bool		icopy_load(const icopy_request *req, char *errbuf, size_t errlen);
 #define ICOPY_TEXT_ROW_MAX 40
 #define ICOPY_SLACK 64
 size_t		icopy_format_accounts_text(char *dst, int64_t first_aid, int64_t nrows);
-
-/*
- * The same rows as binary COPY tuples (no file header): 30 bytes each with
- * an int4 aid, 34 with an int8 one.
- */
-size_t		icopy_format_accounts_binary(char *dst, int64_t first_aid, int64_t nrows,
-										 bool aid8);
 
 #endif

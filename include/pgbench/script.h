@@ -106,7 +106,8 @@ typedef struct command
 	/*
 	 * \if / \elif: index of the next \elif, \else or \endif of the chain,
 	 * where to go when the condition is false.  \elif / \else: index of the
-	 * chain's \endif, where to go when an earlier branch ran.
+	 * chain's \endif, where to go when an earlier branch ran.  (\if has
+	 * jump_end too, and \else's jump_false is its \endif; \endif has -1.)
 	 */
 	int			jump_false;
 	int			jump_end;

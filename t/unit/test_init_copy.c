@@ -1,5 +1,5 @@
 /*
- * test_init_copy.c — the pgbench_accounts row formatters of init_copy.c,
+ * test_init_copy.c — the pgbench_accounts row formatter of init_copy.c,
  * checked against a plain snprintf rendering across digit carries and
  * branch boundaries.
  */
@@ -39,43 +39,6 @@ check_text_range(int64_t first_aid, int64_t nrows)
 	free(want);
 }
 
-static uint64_t
-read_be(const unsigned char *p, int nbytes)
-{
-	uint64_t	v = 0;
-
-	for (int i = 0; i < nbytes; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-/* Decode binary tuples field by field and check every value. */
-static void
-check_binary_range(int64_t first_aid, int64_t nrows, bool aid8)
-{
-	unsigned char *buf = malloc((size_t) nrows * 34 + ICOPY_SLACK);
-	size_t		len = icopy_format_accounts_binary((char *) buf, first_aid, nrows, aid8);
-	const unsigned char *p = buf;
-	int			aid_len = aid8 ? 8 : 4;
-	bool		ok = len == (size_t) nrows * (size_t) (aid8 ? 34 : 30);
-
-	for (int64_t aid = first_aid; ok && aid < first_aid + nrows; aid++)
-	{
-		ok = read_be(p, 2) == 4 &&
-			read_be(p + 2, 4) == (uint64_t) aid_len &&
-			read_be(p + 6, aid_len) == (uint64_t) aid &&
-			read_be(p + 6 + aid_len, 4) == 4 &&
-			read_be(p + 10 + aid_len, 4) == (uint64_t) ((aid - 1) / ICOPY_ACCOUNTS_PER_SCALE + 1) &&
-			read_be(p + 14 + aid_len, 4) == 4 &&
-			read_be(p + 18 + aid_len, 4) == 0 &&
-			read_be(p + 22 + aid_len, 4) == 0;
-		p += 26 + aid_len;
-	}
-	tap_ok(ok, "binary rows %" PRId64 "..%" PRId64 " (aid%s)", first_aid,
-		   first_aid + nrows - 1, aid8 ? "8" : "4");
-	free(buf);
-}
-
 int
 main(void)
 {
@@ -96,11 +59,6 @@ main(void)
 	};
 
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
-	{
 		check_text_range(ranges[i].first_aid, ranges[i].nrows);
-		if (ranges[i].first_aid + ranges[i].nrows < INT32_MAX)
-			check_binary_range(ranges[i].first_aid, ranges[i].nrows, false);
-		check_binary_range(ranges[i].first_aid, ranges[i].nrows, true);
-	}
 	return tap_done();
 }

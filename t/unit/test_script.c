@@ -97,6 +97,8 @@ static const split_case split_cases[] = {
 	{"parentheses survive a meta-command", "select (1 \\sleep 1\nselect 2; select 3;\n",
 	{"1 SQL select (1 ", "1 \\sleep|1", "2 SQL select 2; select 3;\n"}},
 	{"CRLF line ends", "\\sleep 1\r\nselect 1;\r\n", {"1 \\sleep|1", "2 SQL select 1;"}},
+	{"letters glued to a number", "select 1e$a$ ; $a$;", {"1 SQL select 1e$a$ ;", "1 SQL $a$;"}},
+	{"dollar quote after a failed exponent", "select 1e+$a$ ; $a$;", {"1 SQL select 1e+$a$ ; $a$;"}},
 };
 
 static void
@@ -357,6 +359,8 @@ static const error_case error_cases[] = {
 	{"select 1;\n\n\n   \\gset\n\\gset", "bad.sql:5: \\gset must follow an SQL command", NULL, -1},
 	{"\\foo\r\n", "bad.sql:1: invalid command in command \"foo\"", "\\foo", -1},
 	{"select 1 \\\\ 2;\n", "bad.sql:1: invalid command in command \"\\\"", "\\\\ 2;", -1},
+	{"\\sleep 1 2 x\\\ny\n", "bad.sql:1: too many arguments in command \"sleep\"", "\\sleep 1 2 x\\\ny", 13},
+	{"\\gset\n\n\n", "bad.sql:3: \\gset must follow an SQL command", NULL, -1},
 	{"\n", "empty command list for script \"bad.sql\"", NULL, -1},
 	{"-- only a comment\n", "empty command list for script \"bad.sql\"", NULL, -1},
 	{"\\if 1\nselect 1;\n", "condition error in script \"bad.sql\" command 3: \\if without matching \\endif", NULL, -1},
