@@ -1045,6 +1045,12 @@ client_advance(client *c, worker *w, pg_time_usec_t *now)
 
 			case CSTATE_START_COMMAND:
 				c->state = start_command(c, w, now);
+				/*
+				 * The answer is not there yet: reading now would only cost
+				 * a recv() that fails.  Wait for the socket instead.
+				 */
+				if (c->state == CSTATE_WAIT_RESULT || c->state == CSTATE_WAIT_PREPARE)
+					return;
 				break;
 
 			case CSTATE_WAIT_PREPARE:

@@ -362,14 +362,20 @@ init_on_progress(void *arg, int64_t done)
 	}
 }
 
+static void
+init_copy_prepare(init_ctx *ctx, icopy_request *req)
+{
+	req->conn = ctx->conn;
+	req->scale = ctx->opts->scale;
+	req->cancel = &init_cancel_requested;
+}
+
 static bool
 init_copy_table(init_ctx *ctx, icopy_request *req)
 {
 	char		errbuf[4096];
 
-	req->conn = ctx->conn;
-	req->scale = ctx->opts->scale;
-	req->cancel = &init_cancel_requested;
+	init_copy_prepare(ctx, req);
 	if (icopy_load(req, errbuf, sizeof(errbuf)))
 		return true;
 	diag_error("%s", errbuf);
@@ -393,12 +399,23 @@ init_copy_accounts(init_ctx *ctx, bool freeze)
 		.progress = init_on_progress,
 		.progress_arg = &prog,
 	};
+	char		errbuf[4096];
 	bool		ok;
 
+	init_copy_prepare(ctx, &req);
+	if (!icopy_start(&req, errbuf, sizeof(errbuf)))
+	{
+		diag_error("%s", errbuf);
+		return false;
+	}
 	prog.start = pgb_time_now();
-	ok = init_copy_table(ctx, &req);
-	if (prog.eol != '\n')
+	ok = icopy_send_rows(&req, errbuf, sizeof(errbuf));
+	/* leave the terminal's progress line before anything else is printed */
+	if (ok && prog.eol != '\n')
 		fputc('\n', stderr);
+	ok = ok && icopy_finish(&req, errbuf, sizeof(errbuf));
+	if (!ok)
+		diag_error("%s", errbuf);
 	return ok;
 }
 

@@ -202,8 +202,8 @@ error_with_conn(char *errbuf, size_t errlen, const char *what, PGconn *conn)
 	snprintf(errbuf, errlen, "%s%.*s", what, (int) len, msg);
 }
 
-static bool
-start_copy(const icopy_request *req, char *errbuf, size_t errlen)
+bool
+icopy_start(const icopy_request *req, char *errbuf, size_t errlen)
 {
 	char		sql[128];
 	PGresult   *res;
@@ -219,54 +219,45 @@ start_copy(const icopy_request *req, char *errbuf, size_t errlen)
 	return ok;
 }
 
-/* Sends every batch; false only when libpq cannot send. */
-static bool
-send_rows(const icopy_request *req, char *buf, char *errbuf, size_t errlen)
+bool
+icopy_send_rows(const icopy_request *req, char *errbuf, size_t errlen)
 {
 	int64_t		total = rows_per_scale(req->table) * req->scale;
 	int64_t		done = 0;
-	size_t		len = 0;
+	char	   *buf = malloc(ICOPY_BUFFER_SIZE + ICOPY_SLACK);
 
-	while (done < total)
-	{
-		int64_t		n;
-
-		if (req->cancel && *req->cancel)
-			break;
-		n = batch_rows(req, ICOPY_BUFFER_SIZE - len, done, total);
-		len += format_rows(req, buf + len, done + 1, n);
-		done += n;
-		if (PQputCopyData(req->conn, buf, (int) len) != 1)
-		{
-			snprintf(errbuf, errlen, "PQputline failed");
-			return false;
-		}
-		len = 0;
-		if (req->progress)
-			req->progress(req->progress_arg, done);
-	}
-	return true;
-}
-
-bool
-icopy_load(const icopy_request *req, char *errbuf, size_t errlen)
-{
-	char	   *buf;
-	bool		ok;
-
-	if (!start_copy(req, errbuf, errlen))
-		return false;
-	buf = malloc(ICOPY_BUFFER_SIZE + ICOPY_SLACK);
 	if (buf == NULL)
 	{
 		snprintf(errbuf, errlen, "out of memory");
 		return false;
 	}
-	ok = send_rows(req, buf, errbuf, errlen);
-	free(buf);
-	if (!ok)
-		return false;
 
+	while (done < total)
+	{
+		int64_t		n;
+		size_t		len;
+
+		if (req->cancel && *req->cancel)
+			break;
+		n = batch_rows(req, ICOPY_BUFFER_SIZE, done, total);
+		len = format_rows(req, buf, done + 1, n);
+		done += n;
+		if (PQputCopyData(req->conn, buf, (int) len) != 1)
+		{
+			snprintf(errbuf, errlen, "PQputline failed");
+			free(buf);
+			return false;
+		}
+		if (req->progress)
+			req->progress(req->progress_arg, done);
+	}
+	free(buf);
+	return true;
+}
+
+bool
+icopy_finish(const icopy_request *req, char *errbuf, size_t errlen)
+{
 	/* the end-of-data line, as pgbench sends it */
 	if (PQputCopyData(req->conn, "\\.\n", 3) != 1)
 	{
@@ -280,4 +271,12 @@ icopy_load(const icopy_request *req, char *errbuf, size_t errlen)
 		return false;
 	}
 	return true;
+}
+
+bool
+icopy_load(const icopy_request *req, char *errbuf, size_t errlen)
+{
+	return icopy_start(req, errbuf, errlen) &&
+		icopy_send_rows(req, errbuf, errlen) &&
+		icopy_finish(req, errbuf, errlen);
 }

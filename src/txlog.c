@@ -136,11 +136,12 @@ flush_buffer(txlog *tl)
 	{
 		ssize_t		n = write(tl->fd, tl->buf + done, tl->len - done);
 
-		if (n < 0)
+		if (n <= 0)
 		{
-			if (errno == EINTR)
+			if (n < 0 && errno == EINTR)
 				continue;
-			tl->error = errno;
+			/* a regular file never takes 0 bytes; do not spin on it */
+			tl->error = n < 0 ? errno : EIO;
 			tl->len = 0;
 			return false;
 		}

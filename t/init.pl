@@ -256,19 +256,28 @@ init_case('accounts with a bigint aid', [ '-i', '-I', 'g', '-s', '2' ]);
 
 # ---- a terminal gets '\r' ------------------------------------------------------
 
-SKIP:
+# Runs both under script(1), so that stderr is a terminal; returns ours.
+sub terminal_case
 {
-	skip 'no script(1) for a terminal', 2 unless -x '/usr/bin/script';
+	my ($name, $args) = @_;
 	my @outs;
 	for my $who ([ our_pgbench_path(), 'ours' ], [ $system, 'theirs' ])
 	{
 		my ($rc, $out) = run_cmd(
-			[ '/usr/bin/script', '-qefc', "$who->[0] -i -I dtg -s 2 $who->[1]", '/dev/null' ],
+			[ '/usr/bin/script', '-qefc', join(' ', $who->[0], @$args, $who->[1]), '/dev/null' ],
 			env => \%env);
 		push @outs, mask($out);
 	}
-	is($outs[0], $outs[1], 'terminal: output like pgbench');
-	like($outs[0],
+	is($outs[0], $outs[1], "$name: terminal output like pgbench");
+	return $outs[0];
+}
+
+my $have_script = -x '/usr/bin/script';
+SKIP:
+{
+	skip 'no script(1) for a terminal', 2 unless $have_script;
+	my $out = terminal_case('progress', [ '-i', '-I', 'dtg', '-s', '2' ]);
+	like($out,
 		qr/100000 of 200000 tuples \(50%\) done \(elapsed X s, remaining X s\)\r200000 of 200000 tuples \(100%\) done \(elapsed X s, remaining X s\)\r\r\n/,
 		'terminal: progress on one line, then a newline');
 }
@@ -303,6 +312,13 @@ fail_case('unknown index tablespace', [ '-i', '-I', 'dtp', '--index-tablespace=n
 run_both('partitioned tables to load', [ '-i', '-I', 'dt', '--partitions=2' ]);
 fail_case('COPY FREEZE into a partitioned table', [ '-i', '-I', 'g' ],
 	qr/^ERROR:  cannot perform COPY FREEZE on a partitioned table\npgbench: error: PQendcopy failed\n\z/m);
+SKIP:
+{
+	skip 'no script(1) for a terminal', 2 unless $have_script;
+	my $out = terminal_case('failed COPY', [ '-i', '-I', 'g' ]);
+	like($out, qr/remaining X s\)\r\r\nERROR:  cannot perform COPY FREEZE/,
+		'terminal: the progress line ends before the error');
+}
 
 {
 	my ($rc, $err) = run_both('no such database', [ '-i', 'nosuchdb' ], no_db => 1);

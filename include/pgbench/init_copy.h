@@ -50,11 +50,16 @@ typedef struct icopy_request
 } icopy_request;
 
 /*
- * Load the whole table.  On failure returns false with pgbench's message
- * for it in errbuf ("unexpected copy in result: ...", "PQputline failed",
- * "PQendcopy failed").
+ * Load the whole table: icopy_start, icopy_send_rows, icopy_finish.  The
+ * three are separate for a caller that must print between sending the last
+ * row and ending the COPY.  On failure each returns false with pgbench's
+ * message for it in errbuf ("unexpected copy in result: ...", "PQputline
+ * failed", "PQendcopy failed").
  */
 bool		icopy_load(const icopy_request *req, char *errbuf, size_t errlen);
+bool		icopy_start(const icopy_request *req, char *errbuf, size_t errlen);
+bool		icopy_send_rows(const icopy_request *req, char *errbuf, size_t errlen);
+bool		icopy_finish(const icopy_request *req, char *errbuf, size_t errlen);
 
 /*
  * Format `nrows` pgbench_accounts rows, aids first_aid.. in text COPY form,

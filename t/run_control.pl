@@ -1,0 +1,114 @@
+# run_control.pl — run control against a real cluster: -C reconnections,
+# -R throttling, -L with and without skipping, and -T ending a run on time
+# even in the middle of a \sleep or a rate wait.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PgbTest;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $node = start_cluster();
+my %env = %{ $node->env };
+
+my $dir = tempdir('pgbctl_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+chdir $dir or die "cannot chdir to $dir: $!";
+
+my ($rc, $out, $err) = pgbench([ '-i', '-q' ], env => \%env);
+is($rc, 0, 'initialize the tables');
+
+sub timed
+{
+	my ($args) = @_;
+	my $t0 = time;
+	my @r = pgbench($args, env => \%env);
+	return (@r, time - $t0);
+}
+
+sub processed { my ($s) = @_; my ($n) = $s =~ /^number of transactions actually processed: (\d+)/m; return $n // -1; }
+
+my $num = qr/\d+\.\d+/;
+
+# ---- -C: a connection per transaction ----------------------------------------
+
+my $sessions_sql = "select sessions from pg_stat_database where datname = 'postgres'";
+my $before = $node->psql($sessions_sql);
+($rc, $out, $err) = pgbench([ '-n', '-C', '-t', '5', '-c', '3', '-j', '2', '-S' ], env => \%env);
+is($rc, 0, '-C: exit code');
+like($out,
+	qr/\nnumber of transactions actually processed: 15\/15\nnumber of failed transactions: 0 \(0\.000%\)\nlatency average = $num ms\naverage connection time = $num ms\ntps = $num \(including reconnection times\)\n\z/,
+	'-C: the report ends with the connection figures');
+my $after = $node->psql($sessions_sql);
+cmp_ok($after - $before, '>=', 16, "-C: one session per transaction plus set-up ($before -> $after)");
+
+# -C whose connections fail: the client aborts, the run goes on
+$node->psql('create role lim1 login connection limit 1');
+write_file('one.sql', "SELECT 1;\n");
+($rc, $out, $err) = pgbench([ '-n', '-C', '-t', '3', '-c', '4', '-U', 'lim1', '-f', 'one.sql' ],
+	env => \%env);
+is($rc, 2, '-C with failing connections: exit code 2');
+like($err,
+	qr/^(?:pgbench: error: connection to server on socket "[^"]+" failed: FATAL:  too many connections for role "lim1"\npgbench: error: client \d aborted while establishing connection\n)+pgbench: error: Run was aborted; the above results are incomplete\.\n\z/,
+	'-C with failing connections: each aborted client says so');
+like($out, qr/^number of clients: 4$/m, '-C with failing connections: a report');
+
+# ---- -R -----------------------------------------------------------------
+
+my $elapsed;
+($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-R', '200', '-T', '2', '-c', '2' ]);
+is($rc, 0, '-R 200 -T 2: exit code');
+my $n = processed($out);
+ok($n >= 250 && $n <= 550, "-R 200 -T 2: about 400 transactions ($n)");
+like($out,
+	qr/\nlatency average = $num ms\nlatency stddev = $num ms\nrate limit schedule lag: avg $num \(max $num\) ms\ninitial connection time = $num ms\ntps = $num \(without initial connection time\)\n\z/,
+	'-R: latency measured, schedule lag reported');
+
+($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-R', '50', '-t', '10', '-c', '2', '-j', '2' ]);
+is($rc, 0, '-R 50 -t 10 -c 2: exit code');
+is(processed($out), 20, '-R 50 -t 10 -c 2: every transaction runs');
+ok($elapsed > 0.15, "-R 50: 20 transactions are spread over time ($elapsed s)");
+
+# -R with -L: late slots are skipped and counted
+write_file('slow.sql', "\\sleep 5 ms\nSELECT 1;\n");
+($rc, $out, $err) = pgbench([ '-n', '-f', 'slow.sql', '-R', '2000', '-L', '1', '-T', '1' ], env => \%env);
+is($rc, 0, '-R -L: exit code');
+my ($skipped) = $out =~ /^number of transactions skipped: (\d+) \($num%\)$/m;
+ok(defined $skipped && $skipped > 0, '-R -L: slots skipped (' . ($skipped // 'none') . ')');
+my $done = processed($out);
+like($out, qr/^number of transactions above the 1\.0 ms latency limit: $done\/$done \(100\.000%\)$/m,
+	'-R -L: every transaction is late');
+
+# -R with -L and -t: skipped slots count towards -t
+($rc, $out, $err) = pgbench([ '-n', '-f', 'slow.sql', '-R', '5000', '-L', '1', '-t', '20' ], env => \%env);
+is($rc, 0, '-R -L -t: exit code');
+my ($skipped_t) = $out =~ /^number of transactions skipped: (\d+) /m;
+is(processed($out) + ($skipped_t // 0), 20, '-R -L -t: processed plus skipped is -t');
+
+# -L alone: counted, not skipped
+($rc, $out, $err) = pgbench([ '-n', '-f', 'slow.sql', '-L', '2', '-t', '4' ], env => \%env);
+is($rc, 0, '-L alone: exit code');
+like($out,
+	qr/\nnumber of transactions above the 2\.0 ms latency limit: 4\/4 \(100\.000%\)\nlatency average = $num ms\nlatency stddev = $num ms\ninitial connection time/,
+	'-L alone: the late count and the measured latency');
+unlike($out, qr/skipped/, '-L alone: nothing skipped');
+
+# ---- -T ends on time -----------------------------------------------------
+
+write_file('nap.sql', "SELECT 1;\n\\sleep 10 s\nSELECT 2;\n");
+($rc, $out, $err, $elapsed) = timed([ '-n', '-f', 'nap.sql', '-T', '2', '-c', '2' ]);
+is($rc, 0, '-T during a \\sleep: exit code');
+ok($elapsed < 4, "-T 2 during a 10 s \\sleep ends on time ($elapsed s)");
+like($out, qr/^duration: 2 s$/m, '-T during a \\sleep: report');
+
+($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-R', '0.05', '-T', '2' ]);
+is($rc, 0, '-T during a rate wait: exit code');
+ok($elapsed < 4, "-T 2 with one transaction every 20 s ends on time ($elapsed s)");
+
+($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-T', '1', '-c', '4', '-j', '2' ]);
+is($rc, 0, '-T 1 -c 4 -j 2: exit code');
+ok($elapsed >= 0.9 && $elapsed < 3, "-T 1 lasts about a second ($elapsed s)");
+cmp_ok(processed($out), '>', 10, '-T 1: transactions were processed');
+
+$node->stop;
+done_testing();
