@@ -6,10 +6,13 @@
 #
 #   bench/bench.sh [options] [OURS]        OURS defaults to $PGBENCH_OURS,
 #                                          then build/src/pgbench
+# shellcheck source-path=SCRIPTDIR disable=SC2034 # BM_* are read by lib/measure.sh
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/measure.sh
 . "$top/bench/lib/measure.sh"
+# shellcheck source=lib/report.sh
 . "$top/bench/lib/report.sh"
 
 ALL_WORKLOADS="select1 select-only tpcb-like pipeline10 reconnect c500"
@@ -156,6 +159,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [ $EXISTING = 0 ]; then
+	# shellcheck source=../scripts/cluster.sh
 	. "$top/scripts/cluster.sh"
 	CLUSTER=$(mktemp -d /tmp/pgbench-bench-cluster.XXXXXX)
 	# The server inherits the affinity of the shell that starts it, so pin
@@ -184,17 +188,21 @@ printf 'SELECT 1;\n' >"$OUT/select1.sql"
 # sizes for the instruction and syscall differences), WL_CONN (which
 # connection-time line of the report to keep, if any), WL_DB (needs -i data),
 # WL_TPLUS (seconds added to -T: pgbench's clock starts before it connects,
-# and 500 connections take a second or two).
+# and 500 connections take a second or two), WL_T2_CG (a larger -t for
+# callgrind where the event loop's cost per transaction varies with timing).
 wl_setup() {
-	WL_CONN= WL_DB=0 WL_TPLUS=0
+	WL_CONN='' WL_DB=0 WL_TPLUS=0
 	case $1 in
 	select1)     WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 ;;
 	select-only) WL_ARGS=(-S -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 WL_DB=1 ;;
 	tpcb-like)   WL_ARGS=(-b tpcb-like --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=100 WL_T2=300 WL_DB=1 ;;
 	pipeline10)  WL_ARGS=(-n -f "$OUT/pipeline10.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=200 WL_T2=600 ;;
 	reconnect)   WL_ARGS=(-n -f "$OUT/select1.sql" -C -c 4 -j 1); WL_T1=40 WL_T2=120 WL_CONN=average ;;
-	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=10 WL_T2=60 WL_CONN=initial WL_TPLUS=5 ;;
+	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=10 WL_T2=60 WL_CONN=initial WL_TPLUS=3 ;;
 	esac
+	WL_T2_CG=$WL_T2
+	[ "$1" = c500 ] && WL_T2_CG=110
+	return 0
 }
 
 bin_of() { if [ "$1" = ours ]; then echo "$OURS"; else echo "$THEIRS"; fi; }
@@ -212,7 +220,10 @@ fail_side() {
 	for m in tps cpu_us rss_kb; do br_add "$w" $m "$side" FAILED; done
 	[ -n "$WL_CONN" ] && br_add "$w" conn_ms "$side" FAILED
 	[ $DO_CALLGRIND = 1 ] && br_add "$w" instr "$side" FAILED
-	[ $DO_STRACE = 1 ] && br_add "$w" syscalls "$side" FAILED
+	if [ $DO_STRACE = 1 ]; then
+		br_add "$w" syscalls "$side" FAILED
+		br_add "$w" syscalls_io "$side" FAILED
+	fi
 	[ "$side" = ours ] && OURS_FAILED[$w]=1
 	printf '%s %s: %s (log %s)\n' "$w" "$side" "$3" "$4" >>"$FAILURES"
 	say "  $w $side FAILED: $3"
@@ -231,7 +242,7 @@ throughput() {
 		for side in $(order_of "$r"); do
 			skip_side "$w" "$side" && continue
 			log=$OUT/$w.$side.tps.$r.log
-			if ! bm_timed "$(bin_of $side)" "$log" $((DURATION + 300)) "${WL_ARGS[@]}" -T $((DURATION + WL_TPLUS)); then
+			if ! bm_timed "$(bin_of "$side")" "$log" $((DURATION + 300)) "${WL_ARGS[@]}" -T $((DURATION + WL_TPLUS)); then
 				fail_side "$w" "$side" "$BM_WHY" "$log"
 				continue
 			fi
@@ -253,29 +264,38 @@ throughput() {
 	done
 }
 
-# per_tx WORKLOAD TOOL METRIC: REPS pairs of -t runs under TOOL (bm_callgrind
-# or bm_strace) per binary; each pair gives (count2 - count1) / (tx2 - tx1),
-# so process start-up, connection set-up and exit cancel out.
+# per_tx WORKLOAD TOOL T2: REPS pairs of runs with -t WL_T1 and -t T2 under
+# TOOL (bm_callgrind or bm_strace) per binary.  Each count the tool reports
+# gives (count2 - count1) / (tx2 - tx1): process start-up, connection set-up
+# and exit cancel out.
 per_tx() {
-	local w=$1 tool=$2 metric=$3 r side log1 log2 c1 n1 per
+	local w=$1 tool=$2 t2=$3 r side log1 log2 n1 kv m per shown
+	local -A first
 	for r in $(seq 1 "$REPS"); do
 		for side in $(order_of "$r"); do
 			skip_side "$w" "$side" && continue
-			log1=$OUT/$w.$side.$metric.$r.t$WL_T1.log
-			log2=$OUT/$w.$side.$metric.$r.t$WL_T2.log
-			if ! $tool "$(bin_of $side)" "$log1" "${WL_ARGS[@]}" -t "$WL_T1"; then
+			log1=$OUT/$w.$side.${tool#bm_}.$r.t$WL_T1.log
+			log2=$OUT/$w.$side.${tool#bm_}.$r.t$t2.log
+			if ! $tool "$(bin_of "$side")" "$log1" "${WL_ARGS[@]}" -t "$WL_T1"; then
 				fail_side "$w" "$side" "$BM_WHY" "$log1"; continue
 			fi
-			c1=$BM_COUNT n1=$BM_PROCESSED
-			if ! $tool "$(bin_of $side)" "$log2" "${WL_ARGS[@]}" -t "$WL_T2"; then
+			first=() n1=$BM_PROCESSED
+			for kv in $BM_COUNTS; do first[${kv%%=*}]=${kv#*=}; done
+			if ! $tool "$(bin_of "$side")" "$log2" "${WL_ARGS[@]}" -t "$t2"; then
 				fail_side "$w" "$side" "$BM_WHY" "$log2"; continue
 			fi
 			if [ "$BM_PROCESSED" -le "$n1" ]; then
 				fail_side "$w" "$side" "transaction counts $n1 and $BM_PROCESSED do not grow" "$log2"; continue
 			fi
-			per=$(awk -v a="$c1" -v b="$BM_COUNT" -v m="$n1" -v n="$BM_PROCESSED" 'BEGIN{printf "%.4f", (b - a) / (n - m)}')
-			br_add "$w" "$metric" "$side" "$per"
-			say "  $w $metric pair $r/$REPS $side: $per per tx ($c1 @ $n1 tx, $BM_COUNT @ $BM_PROCESSED tx)"
+			shown=
+			for kv in $BM_COUNTS; do
+				m=${kv%%=*}
+				per=$(awk -v a="${first[$m]}" -v b="${kv#*=}" -v n1="$n1" -v n2="$BM_PROCESSED" \
+					'BEGIN{printf "%.4f", (b - a) / (n2 - n1)}')
+				br_add "$w" "$m" "$side" "$per"
+				shown="$shown $m $per/tx (${first[$m]} @ $n1 tx, ${kv#*=} @ $BM_PROCESSED tx);"
+			done
+			say "  $w ${tool#bm_} pair $r/$REPS $side:${shown%;}"
 		done
 	done
 }
@@ -299,8 +319,8 @@ for w in $ONLY; do
 	wl_setup "$w"
 	say "== $w: pgbench ${WL_ARGS[*]}"
 	throughput "$w"
-	[ $DO_CALLGRIND = 1 ] && per_tx "$w" bm_callgrind instr
-	[ $DO_STRACE = 1 ] && per_tx "$w" bm_strace syscalls
+	[ $DO_CALLGRIND = 1 ] && per_tx "$w" bm_callgrind "$WL_T2_CG"
+	[ $DO_STRACE = 1 ] && per_tx "$w" bm_strace "$WL_T2"
 done
 
 echo

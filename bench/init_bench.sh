@@ -160,6 +160,7 @@ printf 'wall time -i -s %d (median of %d): ours %.3f s, theirs %.3f s, ratio %.3
 	"$SCALE" "$ROUNDS" "$ours_wall" "$theirs_wall" "$(echo "$ours_wall / $theirs_wall" | bc -l)"
 printf '  of which client-side generate: ours %.3f s, theirs %.3f s, ratio %.3f\n' \
 	"$ours_gen" "$theirs_gen" "$(echo "$ours_gen / $theirs_gen" | bc -l)"
+[ -n "${SKIP_INSTRUCTIONS:-}" ] && exit 0
 printf 'client instructions per scale unit (%s, scales %s..%s): ours %.0f (%.1f/row), theirs %.0f (%.1f/row), ratio %.3f\n' \
 	"$counter" "$lo" "$hi" "$ours_ins" "$(echo "$ours_ins / 100000" | bc -l)" \
 	"$theirs_ins" "$(echo "$theirs_ins / 100000" | bc -l)" "$(echo "$ours_ins / $theirs_ins" | bc -l)"

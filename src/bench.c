@@ -248,7 +248,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	}
 	print_version(conn);
 	if (opts->debug)
-		diag_info("pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
+		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
 				  PQhost(conn), PQport(conn), ctx->nclients,
 				  opts->duration <= 0 ? "nxacts" : "duration",
 				  opts->duration <= 0 ? (int) opts->nxacts : opts->duration, PQdb(conn));
@@ -351,7 +351,8 @@ init_clients(bench_state *bs, random_seed *seed)
 {
 	run_context *ctx = bs->ctx;
 
-	bs->clients = calloc((size_t) ctx->nclients, sizeof(client));
+	/* client_init zeroes each one; aligned so threads share no line */
+	bs->clients = aligned_alloc(CLIENT_ALIGN, (size_t) ctx->nclients * sizeof(client));
 	if (bs->clients == NULL)
 		return false;
 	for (int i = 0; i < ctx->nclients; i++)
@@ -372,9 +373,10 @@ init_workers(bench_state *bs, random_seed *seed)
 	run_context *ctx = bs->ctx;
 	int			dealt = 0;
 
-	bs->workers = calloc((size_t) ctx->nthreads, sizeof(worker));
+	bs->workers = aligned_alloc(_Alignof(worker), (size_t) ctx->nthreads * sizeof(worker));
 	if (bs->workers == NULL)
 		return false;
+	memset(bs->workers, 0, (size_t) ctx->nthreads * sizeof(worker));
 	for (int i = 0; i < ctx->nthreads; i++)
 	{
 		worker	   *w = &bs->workers[i];

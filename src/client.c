@@ -22,7 +22,7 @@
 
 /* Trace for -d, as pgbench's debug lines ("pgbench: client 0 ..."). */
 #define client_trace(ctx, ...) \
-	do { if (PGB_UNLIKELY((ctx)->debug)) diag_info(__VA_ARGS__); } while (0)
+	do { if (PGB_UNLIKELY((ctx)->debug)) diag_log(DIAG_DEBUG, __VA_ARGS__); } while (0)
 
 static const command *
 current_command(const client *c, const run_context *ctx)
@@ -292,6 +292,7 @@ start_transaction(client *c, worker *w, pg_time_usec_t *now)
 		c->txn_scheduled = c->txn_begin;
 	c->command = 0;
 	c->num_syncs = 0;
+	c->elif_pending = false;
 	return CSTATE_START_COMMAND;
 }
 
@@ -973,6 +974,7 @@ retry_transaction(client *c, worker *w, pg_time_usec_t *now)
 	/* back to the transaction's start: same random draws */
 	c->rs = c->tx_rs;
 	c->command = 0;
+	c->elif_pending = false;
 	c->error = CERR_NONE;
 	return CSTATE_START_COMMAND;
 }
@@ -1050,7 +1052,12 @@ client_advance(client *c, worker *w, pg_time_usec_t *now)
 				 * a recv() that fails.  Wait for the socket instead.
 				 */
 				if (c->state == CSTATE_WAIT_RESULT || c->state == CSTATE_WAIT_PREPARE)
+				{
+					/* pgbench's trace shows this first, failed, look too */
+					if (c->state == CSTATE_WAIT_RESULT)
+						client_trace(ctx, "client %d receiving", c->id);
 					return;
+				}
 				break;
 
 			case CSTATE_WAIT_PREPARE:

@@ -35,7 +35,7 @@ trace_meta(const client *c, const command *cmd)
 	len = (size_t) snprintf(line, sizeof(line), "client %d executing \\%s", c->id, cmd->argv[0]);
 	for (int i = 1; i < cmd->argc && len < sizeof(line); i++)
 		len += (size_t) snprintf(line + len, sizeof(line) - len, " %s", cmd->argv[i]);
-	diag_info("%s", line);
+	diag_log(DIAG_DEBUG, "%s", line);
 }
 
 /* pgbench's truth of a condition: NULL is false, numbers are != 0. */
@@ -252,7 +252,7 @@ run_setshell(client *c, const worker *w, const command *cmd)
 	}
 	var_set_value(&c->vars, cmd->var_slot, pgb_value_int(result));
 	if (PGB_UNLIKELY(w->ctx->debug))
-		diag_info("%s: shell parameter name: \"%s\", value: \"%s\"", name,
+		diag_log(DIAG_DEBUG, "%s: shell parameter name: \"%s\", value: \"%s\"", name,
 				  shell_word(cmd, 1), out);
 	return true;
 }
@@ -279,7 +279,7 @@ metacmd_prepare_pipeline(client *c, const run_context *ctx)
 		if (cmd->type != SQL_COMMAND || c->prepared[offset + j])
 			continue;
 		if (PGB_UNLIKELY(ctx->debug))
-			diag_info("client %d preparing %s", c->id, name);
+			diag_log(DIAG_DEBUG, "client %d preparing %s", c->id, name);
 		res = PQprepare(c->conn, name, cmd->sql.param_text, cmd->sql.nparams, NULL);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
 			diag_error("%s", PQerrorMessage(c->conn));

@@ -6,6 +6,8 @@
 
 #include "pgbench/stats.h"
 
+#define STATS_CACHE_LINE 64
+
 void
 stats_simple_merge(stats_simple *acc, const stats_simple *ss)
 {
@@ -72,14 +74,31 @@ stats_data_merge(stats_data *acc, const stats_data *sd)
 	stats_simple_merge(&acc->lag, &sd->lag);
 }
 
+/*
+ * Zeroed memory on cache lines of its own: each thread writes its arrays
+ * on the hot path, and they must not share a line with another thread's.
+ */
+static void *
+alloc_lines(size_t count, size_t size)
+{
+	size_t		bytes = (count > 0 ? count : 1) * size;
+	void	   *p;
+
+	bytes = (bytes + STATS_CACHE_LINE - 1) / STATS_CACHE_LINE * STATS_CACHE_LINE;
+	p = aligned_alloc(STATS_CACHE_LINE, bytes);
+	if (p != NULL)
+		memset(p, 0, bytes);
+	return p;
+}
+
 bool
 stats_run_init(stats_run *sr, int nscripts, int ncommands)
 {
 	memset(sr, 0, sizeof(*sr));
 	sr->nscripts = nscripts;
 	sr->ncommands = ncommands;
-	sr->per_script = calloc((size_t) (nscripts > 0 ? nscripts : 1), sizeof(stats_data));
-	sr->per_command = calloc((size_t) (ncommands > 0 ? ncommands : 1), sizeof(stats_command));
+	sr->per_script = alloc_lines((size_t) nscripts, sizeof(stats_data));
+	sr->per_command = alloc_lines((size_t) ncommands, sizeof(stats_command));
 	if (sr->per_script == NULL || sr->per_command == NULL)
 	{
 		stats_run_free(sr);

@@ -247,6 +247,11 @@ EOF
 }
 
 init_case('no vacuum, spaces in steps', [ '-i', '-n', '-I', ' d t g v ' ]);
+init_case('repeated steps', [ '-i', '-I', 'dtgdt' ]);
+{
+	my ($rc, $err) = run_both('only blanks', [ '-i', '-I', ' ' ]);
+	is($err, "done in X s ().\n", 'only blanks: an empty summary');
+}
 
 # Tables whose column types differ from pgbench's own still load.
 on_both('alter table pgbench_accounts alter abalance type bigint');

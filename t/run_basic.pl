@@ -189,5 +189,20 @@ SKIP:
 	}
 }
 
+# ---- partitions found in the database show in the report header ----------
+
+for my $method ('range', 'hash')
+{
+	($rc, $out, $err) = pgbench([ '-i', '-q', '--partitions=3', "--partition-method=$method" ],
+		env => \%env);
+	is($rc, 0, "initialize with 3 $method partitions");
+	($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '2' ], env => \%env);
+	is($rc, 0, "$method partitions: exit code");
+	like($out, qr/^scaling factor: 1\npartition method: $method\npartitions: 3\nquery mode: simple\n/m,
+		"$method partitions: the report header names them");
+}
+($rc, $out, $err) = pgbench([ '-n', '-f', 'one.sql', '-t', '1' ], env => \%env);
+unlike($out, qr/partition/, 'a custom script: no partition lines');
+
 $node->stop;
 done_testing();

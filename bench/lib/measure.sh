@@ -1,8 +1,10 @@
+# shellcheck shell=bash disable=SC2034
 # measure.sh — one pgbench run under one measuring tool, and the parsing of
 # what it printed.  Sourced by bench.sh; every function fills BM_* globals and
 # returns non-zero when the run failed (bad exit code, missing report lines,
 # fewer transactions than asked), so the caller can print FAILED and go on.
 #
+# (SC2034: the BM_* outputs are read by bench.sh.)
 # Inputs set by the caller:
 #   BM_PIN_CLIENT  array: prefix that pins the client (taskset -c N) or empty
 #   BM_GNU_TIME    path of GNU time, or empty to fall back to /proc polling
@@ -45,7 +47,7 @@ bm_check_report() {
 bm_timed() {
 	local bin=$1 log=$2 limit=$3 rc=0
 	shift 3
-	BM_RSS_KB= BM_CPU_S=
+	BM_RSS_KB='' BM_CPU_S=''
 	if [ -n "$BM_GNU_TIME" ]; then
 		${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$limit" \
 			"$BM_GNU_TIME" -o "$log.time" -f '%M %U %S' "$bin" "$@" >"$log" 2>&1 || rc=$?
@@ -71,7 +73,7 @@ bm_timed() {
 # peak RSS is the last VmHWM seen while polling /proc (bash reaps children on
 # its own, so the exited process cannot be read afterwards).
 bm_polled() {
-	local bin=$1 log=$2 limit=$3 runner pid= hwm=0 v deadline
+	local bin=$1 log=$2 limit=$3 runner pid='' hwm=0 v deadline
 	shift 3
 	(
 		${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} "$bin" "$@" >"$log" 2>&1 &
@@ -88,7 +90,7 @@ bm_polled() {
 		if [ -n "$pid" ]; then
 			v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
 			[ -n "$v" ] && hwm=$v
-			[ $SECONDS -ge $deadline ] && kill -KILL "$pid" 2>/dev/null || true
+			if [ $SECONDS -ge "$deadline" ]; then kill -KILL "$pid" 2>/dev/null || true; fi
 		fi
 		sleep 0.05
 	done
@@ -101,36 +103,49 @@ bm_polled() {
 }
 
 # bm_callgrind BIN LOG ARGS...: user-space instructions of the whole client
-# process (all threads, libpq and libc included).  Sets BM_COUNT, BM_PROCESSED.
+# process (all threads, libpq and libc included).  Sets BM_PROCESSED and
+# BM_COUNTS="instr=N".
 bm_callgrind() {
-	local bin=$1 log=$2 rc=0
+	local bin=$1 log=$2 rc=0 count
 	shift 2
 	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$BM_DET_LIMIT" \
 		valgrind --tool=callgrind --callgrind-out-file="$log.cg" --log-file="$log.vg" \
 		"$bin" "$@" >"$log" 2>&1 || rc=$?
 	rm -f "$log.cg"*
 	bm_check_report "$log" "$rc" || return 1
-	BM_COUNT=$(awk '/Collected :/{print $NF; exit}' "$log.vg" 2>/dev/null)
-	if [ -z "$BM_COUNT" ]; then
+	count=$(awk '/Collected :/{print $NF; exit}' "$log.vg" 2>/dev/null)
+	if [ -z "$count" ]; then
 		BM_WHY="no callgrind summary in $log.vg"
 		return 1
 	fi
+	BM_COUNTS="instr=$count"
 	return 0
 }
 
-# bm_strace BIN LOG ARGS...: system calls of the client, all threads.
-# Sets BM_COUNT (the "calls" column of strace's total line), BM_PROCESSED.
+# bm_strace BIN LOG ARGS...: system calls of the client, all threads.  Sets
+# BM_PROCESSED and BM_COUNTS="syscalls=ALL syscalls_io=N": ALL is the calls
+# column of strace's total line; N leaves out failed calls (a read that
+# found no data yet) and waits (poll, futex...), the two counts that depend
+# on timing, so it repeats exactly from run to run.
 bm_strace() {
-	local bin=$1 log=$2 rc=0
+	local bin=$1 log=$2 rc=0 counts
 	shift 2
 	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$BM_DET_LIMIT" \
 		strace -f -c -o "$log.st" "$bin" "$@" >"$log" 2>&1 || rc=$?
 	bm_check_report "$log" "$rc" || return 1
-	# % time, seconds, usecs/call, calls, [errors], "total": calls is 4th.
-	BM_COUNT=$(awk '$NF == "total" {print $4; exit}' "$log.st" 2>/dev/null)
-	if [ -z "$BM_COUNT" ]; then
+	# Rows: % time, seconds, usecs/call, calls, [errors], name.
+	counts=$(awk '
+		$1 ~ /^[0-9.]+$/ && $4 ~ /^[0-9]+$/ {
+			if ($NF == "total") { all = $4; next }
+			errors = (NF == 6) ? $5 : 0
+			if ($NF !~ /^(poll|ppoll|select|pselect6|epoll_wait|epoll_pwait|epoll_pwait2|futex|nanosleep|clock_nanosleep)$/)
+				io += $4 - errors
+		}
+		END { if (all != "") printf "syscalls=%d syscalls_io=%d\n", all, io }' "$log.st" 2>/dev/null)
+	if [ -z "$counts" ]; then
 		BM_WHY="no strace summary in $log.st"
 		return 1
 	fi
+	BM_COUNTS=$counts
 	return 0
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # report.sh — where bench.sh keeps its figures and how it sums them up.
 # Every measurement is one line of $BR_FILE:  workload TAB metric TAB side TAB value
 # (side is "ours" or "theirs", value a number or FAILED).  The final table
@@ -12,6 +13,7 @@ BR_METRICS=(
 	"conn_ms|connect time ms (median)|%.2f"
 	"instr|instructions/tx (callgrind)|%.1f"
 	"syscalls|syscalls/tx (strace)|%.3f"
+	"syscalls_io|syscalls/tx excl. waits+errors|%.3f"
 )
 
 # br_add WORKLOAD METRIC SIDE VALUE
@@ -33,6 +35,7 @@ br_summary() {
 }
 
 # br_fmt FORMAT VALUE: a number in FORMAT; words (FAILED, -) as they are.
+# shellcheck disable=SC2059 # the format comes from BR_METRICS
 br_fmt() {
 	case $2 in
 	'' ) printf -- '-' ;;

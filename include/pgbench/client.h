@@ -136,9 +136,12 @@ typedef enum client_wait_kind
 	CWAIT_DONE,					/* finished or aborted: never again */
 } client_wait_kind;
 
+/* Clients of different threads never share a cache line: 64-byte aligned. */
+#define CLIENT_ALIGN 64
+
 typedef struct client
 {
-	int			id;				/* client number, 0-based over the run */
+	_Alignas(CLIENT_ALIGN) int id;	/* client number, 0-based over the run */
 	client_state state;
 	PGconn	   *conn;			/* NULL between -C transactions and at the end */
 	PostgresPollingStatusType connect_poll; /* while connecting */
@@ -175,7 +178,7 @@ typedef struct client
 
 /*
  * Set a client up: variables copied from the -D defines (sized for the
- * whole symbol table), its own random state already seeded by the caller.
+ * whole symbol table), buffers for the hot path.  The caller seeds c->rs.
  * false when out of memory.  client_free closes and frees everything.
  */
 bool		client_init(client *c, int id, const run_context *ctx);
@@ -214,9 +217,9 @@ void		client_disconnect(client *c);
 
 /*
  * Execute the meta-command cmd for client c.  Returns the next state:
- * END_COMMAND, SLEEP, WAIT_RESULT (\endpipeline), FINISHED (-T over during
- * a \shell) or ABORTED after printing pgbench's messages.  May update
- * c->next_command for \if chains and *now when time passed.
+ * END_COMMAND, SLEEP, WAIT_RESULT (\endpipeline) or ABORTED after printing
+ * pgbench's messages.  May set c->next_command (\if chains) and reset *now
+ * when time passed.
  */
 client_state metacmd_execute(client *c, worker *w, const command *cmd,
 							 pg_time_usec_t *now);

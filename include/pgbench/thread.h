@@ -59,7 +59,8 @@ typedef struct run_context
 /* One worker thread and everything it owns. */
 typedef struct worker
 {
-	int			tid;			/* 0 runs on the main thread */
+	/* aligned so that neighbouring workers never share a cache line */
+	_Alignas(64) int tid;		/* 0 runs on the main thread */
 	pthread_t	handle;
 	run_context *ctx;
 	struct client *clients;		/* this thread's slice of the client array */
