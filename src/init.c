@@ -4,8 +4,8 @@
  *
  * The SQL text matches pgbench's statement for statement, because a failed
  * statement is shown to the user ("Query was: ...").  Client-side data goes
- * through init_copy.c.  This is start-up code: it prints its own messages
- * and returns the exit code.
+ * through init_copy.c, all three tables by COPY as pgbench 16 does.  This
+ * is start-up code: it prints its own messages and returns the exit code.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,10 +18,10 @@
 
 #include <libpq-fe.h>
 
-#include "pgbench/init_copy.h"
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
 #include "pgbench/init.h"
+#include "pgbench/init_copy.h"
 
 /* From this scale on, aid no longer fits an int (scale * 100000 > 2^31). */
 #define INIT_SCALE_BIGINT_THRESHOLD 20000

@@ -448,7 +448,11 @@ add_weighted_script(pgb_options *opts, const char *spec, bool is_file)
 
 /* ---- individual options --------------------------------------------------- */
 
-/* pgbench refuses up front a client count the open-file limit cannot hold. */
+/*
+ * Each client needs a socket, plus a few descriptors of our own.  Unlike
+ * pgbench 15, raise the soft limit towards the hard one when that is
+ * enough; refuse up front, with pgbench's message, only when it is not.
+ */
 static bool
 check_file_limit(int nclients)
 {
@@ -461,14 +465,19 @@ check_file_limit(int nclients)
 		diag_error("getrlimit failed: %s", strerror(errno));
 		return false;
 	}
-	if (limit.rlim_cur < (rlim_t) needed)
+	if (limit.rlim_cur >= (rlim_t) needed)
+		return true;
+	if (needed > 0 && (limit.rlim_max == RLIM_INFINITY || limit.rlim_max >= (rlim_t) needed))
 	{
-		diag_error("need at least %d open files, but system limit is %ld",
-				   needed, (long) limit.rlim_cur);
-		diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
-		return false;
+		struct rlimit raised = {.rlim_cur = (rlim_t) needed, .rlim_max = limit.rlim_max};
+
+		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+			return true;
 	}
-	return true;
+	diag_error("need at least %d open files, but system limit is %ld",
+			   needed, (long) limit.rlim_max);
+	diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
+	return false;
 }
 
 static bool

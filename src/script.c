@@ -40,6 +40,7 @@ static const struct
 	{"endif", META_ENDIF},
 	{"startpipeline", META_STARTPIPELINE},
 	{"endpipeline", META_ENDPIPELINE},
+	{"syncpipeline", META_SYNCPIPELINE},	/* PostgreSQL 17 */
 };
 
 /* State of one script_compile call. */
@@ -635,6 +636,7 @@ check_word_command(compile_ctx *ctx, command *cmd, meta_scan *ms)
 		case META_ELSE:
 		case META_ENDIF:
 		case META_STARTPIPELINE:
+		case META_SYNCPIPELINE:
 		case META_ENDPIPELINE:
 			if (cmd->argc != 1)
 				return syntax_error(ctx, ms->lineno, cmd->first_line,

@@ -166,9 +166,6 @@ for my $row (@ROWS)
 	write_file($file, $script);
 	my ($rc, $out, $err) = pgbench(\@argv, env => \%env);
 
-	# \syncpipeline (PostgreSQL 17) needs the script compiler's support too
-	local $TODO = 'the script compiler does not accept \syncpipeline yet'
-	  if $err =~ /invalid command in command "syncpipeline"/;
 	is($rc, $want_rc, "$name: exit code");
 	is($err, $want_err, "$name: stderr") if defined $want_err;
 	like($out, qr/^number of transactions actually processed: /m, "$name: a report")

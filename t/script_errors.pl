@@ -81,8 +81,6 @@ my @rows = (
 		"pgbench: error: bad.sql:1: unexpected argument in command \"startpipeline\"\n\\startpipeline x\n"],
 	["endpipeline with argument", "\\endpipeline x\n", [], {},
 		"pgbench: error: bad.sql:1: unexpected argument in command \"endpipeline\"\n\\endpipeline x\n"],
-	["syncpipeline unknown", "\\syncpipeline\n", [], {},
-		"pgbench: error: bad.sql:1: invalid command in command \"syncpipeline\"\n\\syncpipeline\n"],
 	["gset too many arguments", "select 1 \\gset a b\n", [], {},
 		"pgbench: error: bad.sql:1: too many arguments in command \"gset\"\n\\gset a b\n"],
 	["gset first", "\\gset\n", [], {},

@@ -352,7 +352,7 @@ static const error_case error_cases[] = {
 	{"\\setshell x\n", "bad.sql:1: missing argument in command \"setshell\"", "\\setshell x", -1},
 	{"\\shell\n", "bad.sql:1: missing command in command \"shell\"", "\\shell", -1},
 	{"\\else x\n", "bad.sql:1: unexpected argument in command \"else\"", "\\else x", -1},
-	{"\\syncpipeline\n", "bad.sql:1: invalid command in command \"syncpipeline\"", "\\syncpipeline", -1},
+	{"\\syncpipeline x\n", "bad.sql:1: unexpected argument in command \"syncpipeline\"", "\\syncpipeline x", -1},
 	{"select 1 \\gset a b\n", "bad.sql:1: too many arguments in command \"gset\"", "\\gset a b", -1},
 	{"\\gset\n", "bad.sql:1: \\gset must follow an SQL command", NULL, -1},
 	{"\\set i 1\n\n\n   \\aset\n", "bad.sql:2: \\gset must follow an SQL command (\\set i 1)", NULL, -1},
