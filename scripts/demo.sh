@@ -8,8 +8,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 bash scripts/deps.sh
-[ -d build ] || meson setup build >/dev/null
-meson compile -C build >/dev/null
+[ -f build/build.ninja ] || { rm -rf build; meson setup build >/dev/null; }
+meson compile -C build >/dev/null || meson compile -C build
 
 . scripts/cluster.sh
 dir=$(mktemp -d /tmp/pgbench-demo.XXXXXX)

@@ -9,11 +9,11 @@ cd "$top"
 bash scripts/deps.sh
 if [ "${SANITIZE:-0}" = 1 ]; then
 	dir=build-asan
-	[ -d $dir ] || meson setup $dir -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
 	dir=build
-	[ -d $dir ] || meson setup $dir >/dev/null
+	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir >/dev/null
 fi
 meson compile -C $dir
 meson test -C $dir --print-errorlogs "$@"
