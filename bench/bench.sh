@@ -43,7 +43,8 @@ options:
   --server-cpus LIST   taskset CPU list for the server (default 0)
   --client-cpus LIST   taskset CPU list for the client (default 1)
   --existing           use the server named by the PG* environment instead of
-                       starting a throwaway cluster (no server pinning)
+                       starting a throwaway cluster (no server pinning; note
+                       that pgbench -i recreates the pgbench_* tables there)
   --out DIR            keep logs and raw figures here (default a new /tmp dir)
   --init               afterwards, also run bench/init_bench.sh OURS (if present)
   -h, --help           this text
@@ -164,6 +165,7 @@ if [ $EXISTING = 0 ]; then
 	CLUSTER=$(mktemp -d /tmp/pgbench-bench-cluster.XXXXXX)
 	# The server inherits the affinity of the shell that starts it, so pin
 	# this shell for the start only: every backend forked later stays there.
+	affinity=$(taskset -pc $BASHPID | awk '{print $NF}')
 	[ $PIN = 1 ] && taskset -pc "$SERVER_CPUS" $BASHPID >/dev/null
 	cluster_start "$CLUSTER" "max_connections = $((MANY * 2 + 100))
 shared_buffers = 512MB
@@ -171,8 +173,11 @@ max_wal_size = 8GB
 checkpoint_timeout = 1h
 wal_level = minimal
 max_wal_senders = 0
-autovacuum = off" || die "could not start a cluster in $CLUSTER (log: $CLUSTER/server.log)"
-	[ $PIN = 1 ] && taskset -pc "0-$(($(nproc) - 1))" $BASHPID >/dev/null
+autovacuum = off" || {
+		cp "$CLUSTER/server.log" "$OUT/" 2>/dev/null
+		die "could not start a cluster (log: $OUT/server.log)"
+	}
+	taskset -pc "$affinity" $BASHPID >/dev/null
 fi
 
 # --- workloads ---------------------------------------------------------------------

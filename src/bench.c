@@ -16,6 +16,7 @@
 #include "pgbench/client.h"
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
+#include "pgbench/progress.h"
 #include "pgbench/report.h"
 #include "pgbench/thread.h"
 
@@ -38,12 +39,15 @@ typedef struct bench_state
 	worker	   *workers;
 	int			nworkers_ready; /* workers prepared, to clean up */
 	bool		barrier_ready;
+	bool		sync_ready;		/* done_lock and done_cond initialized */
+	char		server_version[64]; /* as the banner shows it */
+	FILE	   *json_out;		/* --report-json, opened before the run */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
 
 static void
-print_version(PGconn *conn)
+print_version(PGconn *conn, char *keep, size_t keep_len)
 {
 	const char *server = PQparameterStatus(conn, "server_version");
 	char		buf[32];
@@ -58,6 +62,7 @@ print_version(PGconn *conn)
 			snprintf(buf, sizeof(buf), "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
 		server = buf;
 	}
+	snprintf(keep, keep_len, "%s", server);
 	/* our version never equals the server's: always the two-part banner */
 	printf("pgbench (%s, server %s)\n", PGBENCH_VERSION, server);
 	fflush(stdout);
@@ -246,7 +251,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		diag_error("could not create connection for setup");
 		return false;
 	}
-	print_version(conn);
+	print_version(conn, bs->server_version, sizeof(bs->server_version));
 	if (opts->debug)
 		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
 				  PQhost(conn), PQport(conn), ctx->nclients,
@@ -324,8 +329,14 @@ init_context(run_context *ctx, const pgb_options *opts)
 	ctx->per_script_stats = opts->scripts->nscripts > 1;
 	ctx->per_command = opts->report_per_command;
 	ctx->debug = opts->debug;
+	ctx->keep_hist = opts->npercentiles > 0 || opts->report_json != NULL;
 	ctx->detailed = opts->progress_sec > 0 || ctx->throttle_delay > 0 ||
-		ctx->latency_limit > 0 || opts->use_log || ctx->per_script_stats;
+		ctx->latency_limit > 0 || opts->use_log || ctx->per_script_stats ||
+		ctx->keep_hist;
+	ctx->publish_progress = opts->progress_sec > 0;
+	ctx->after_transaction = ctx->keep_hist || ctx->publish_progress || opts->use_log;
+	if (opts->use_log)
+		txlog_config_from_options(&ctx->log_cfg, opts, (int) getpid());
 	atomic_init(&ctx->setup_failed, false);
 	atomic_init(&ctx->stop, false);
 	ctx->stop_fd = -1;
@@ -344,6 +355,46 @@ free_context(run_context *ctx)
 	if (ctx->stop_fd >= 0)
 		close(ctx->stop_fd);
 	free(ctx);
+}
+
+/*
+ * -l: create every thread's log file now, before any thread starts, so
+ * that a bad prefix stops the run as pgbench does (exit 1).
+ */
+static bool
+open_logs(bench_state *bs)
+{
+	run_context *ctx = bs->ctx;
+	char		errbuf[TXLOG_PATH_MAX + 128];
+
+	if (!ctx->opts->use_log)
+		return true;
+	for (int i = 0; i < ctx->nthreads; i++)
+	{
+		if (!txlog_open(&bs->workers[i].log, &ctx->log_cfg, i, errbuf, sizeof(errbuf)))
+		{
+			diag_error("%s", errbuf);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --report-json: open (truncate) the file before the run, so a bad path fails early. */
+static bool
+open_json(bench_state *bs)
+{
+	const char *path = bs->ctx->opts->report_json;
+
+	if (path == NULL)
+		return true;
+	bs->json_out = fopen(path, "w");
+	if (bs->json_out == NULL)
+	{
+		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		return false;
+	}
+	return true;
 }
 
 static bool
@@ -407,17 +458,26 @@ free_state(bench_state *bs)
 	free(bs->clients);
 	if (bs->barrier_ready)
 		pthread_barrier_destroy(&bs->ctx->barrier);
+	if (bs->sync_ready)
+	{
+		pthread_cond_destroy(&bs->ctx->done_cond);
+		pthread_mutex_destroy(&bs->ctx->done_lock);
+	}
+	if (bs->json_out != NULL)
+		fclose(bs->json_out);
 	free_context(bs->ctx);
 }
 
 /* ---- the run and after -------------------------------------------------- */
 
-/* Start threads 1..n-1, run thread 0 here, join them all. */
+/*
+ * Start every worker on a thread of its own; the main thread keeps the -P
+ * timer (so no report waits for a busy worker), or just joins.
+ */
 static bool
 run_workers(bench_state *bs, pg_time_usec_t *start_time)
 {
 	run_context *ctx = bs->ctx;
-	int			started = 1;
 	int			err;
 
 	if ((err = pthread_barrier_init(&ctx->barrier, NULL, (unsigned) ctx->nthreads)) != 0)
@@ -426,14 +486,22 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		return false;
 	}
 	bs->barrier_ready = true;
+	if (pthread_mutex_init(&ctx->done_lock, NULL) != 0 ||
+		pthread_cond_init(&ctx->done_cond, NULL) != 0)
+	{
+		diag_error("could not initialize thread synchronization");
+		return false;
+	}
+	bs->sync_ready = true;
+	ctx->workers_running = ctx->nthreads;
 
 	*start_time = pgb_time_now();
 	if (ctx->opts->duration > 0)
 		ctx->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->opts->duration;
 
-	for (; started < ctx->nthreads; started++)
+	for (int i = 0; i < ctx->nthreads; i++)
 	{
-		worker	   *w = &bs->workers[started];
+		worker	   *w = &bs->workers[i];
 
 		w->create_time = pgb_time_now();
 		if ((err = pthread_create(&w->handle, NULL, worker_main, w)) != 0)
@@ -443,11 +511,49 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 			exit(1);
 		}
 	}
-	bs->workers[0].create_time = pgb_time_now();
-	worker_main(&bs->workers[0]);
-	for (int i = 1; i < started; i++)
+	if (ctx->opts->progress_sec > 0)
+		progress_run(ctx, bs->workers, *start_time);
+	for (int i = 0; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
 	return true;
+}
+
+/*
+ * Log write errors (a full disk), one line per thread, after whatever
+ * the run printed.  Returns true when there was one: the exit code is 2.
+ */
+static bool
+report_log_errors(const bench_state *bs)
+{
+	bool		failed = false;
+
+	for (int i = 0; i < bs->ctx->nthreads; i++)
+	{
+		if (bs->workers[i].log_error[0] != '\0')
+		{
+			diag_error("%s", bs->workers[i].log_error);
+			failed = true;
+		}
+	}
+	return failed;
+}
+
+/* --report-json: the document, or an error message (exit code 2). */
+static bool
+write_json(bench_state *bs, const report_input *in)
+{
+	bool		ok;
+
+	if (bs->json_out == NULL)
+		return true;
+	ok = report_json_write(bs->json_out, in);
+	if (fclose(bs->json_out) != 0)
+		ok = false;
+	bs->json_out = NULL;
+	if (!ok)
+		diag_error("could not write report file \"%s\": %s", bs->ctx->opts->report_json,
+				   strerror(errno));
+	return ok;
 }
 
 static int
@@ -459,8 +565,10 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	int			exit_code = 0;
 	report_input in;
 
-	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands))
+	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands) ||
+		(ctx->keep_hist && !stats_run_enable_hist(&total, ctx->per_script_stats)))
 	{
+		stats_run_free(&total);
 		diag_error("out of memory");
 		return 1;
 	}
@@ -490,11 +598,17 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	in.stats = &total;
 	in.bench_duration = pgb_time_now() - bench_start;
 	in.conn_elapsed = bench_start - start_time;
+	in.server_version = bs->server_version;
+	in.aborted = exit_code != 0;
 	report_print(stdout, &in);
 	fflush(stdout);
+	if (!write_json(bs, &in))
+		exit_code = 2;
 	stats_run_free(&total);
 
-	if (exit_code != 0)
+	if (report_log_errors(bs))
+		exit_code = 2;
+	if (in.aborted)
 		diag_error("Run was aborted; the above results are incomplete.");
 	return exit_code;
 }
@@ -522,13 +636,21 @@ bench_run(const pgb_options *opts)
 		diag_error("out of memory");
 		goto done;
 	}
+	if (!open_logs(&bs) || !open_json(&bs))
+		goto done;
 	if (!run_workers(&bs, &start_time))
 		goto done;
 
 	if (atomic_load(&bs.ctx->setup_failed))
+	{
 		rc = 1;					/* a client could not connect: no report */
+		report_log_errors(&bs);
+	}
 	else if (atomic_load(&bs.ctx->stop))
+	{
 		rc = 2;					/* --exit-on-abort: no report either */
+		report_log_errors(&bs);
+	}
 	else
 		rc = finish_run(&bs, &info, start_time);
 

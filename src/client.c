@@ -16,9 +16,7 @@
 
 #include "pgbench/client.h"
 #include "pgbench/diag.h"
-
-#define SQLSTATE_SERIALIZATION_FAILURE "40001"
-#define SQLSTATE_DEADLOCK_DETECTED "40P01"
+#include "pgbench/retry.h"
 
 /* Trace for -d, as pgbench's debug lines ("pgbench: client 0 ..."). */
 #define client_trace(ctx, ...) \
@@ -187,28 +185,12 @@ poisson_delay(prng_state *rs, double center)
 	return (int64_t) (-log(uniform) * center + 0.5);
 }
 
-static stats_outcome
-outcome_of(client_error error)
-{
-	switch (error)
-	{
-		case CERR_NONE:
-			return STATS_SUCCESS;
-		case CERR_SERIALIZATION:
-			return STATS_SERIALIZATION_FAILURE;
-		case CERR_DEADLOCK:
-			return STATS_DEADLOCK_FAILURE;
-		default:
-			return STATS_OTHER_FAILURE;
-	}
-}
-
 /* Account one transaction (or one skipped slot) in the thread's stats. */
 static void
 account_transaction(client *c, worker *w, pg_time_usec_t *now, bool skipped)
 {
 	const run_context *ctx = w->ctx;
-	stats_outcome outcome = skipped ? STATS_SKIPPED : outcome_of(c->error);
+	stats_outcome outcome = skipped ? STATS_SKIPPED : retry_outcome(c->error);
 	bool		keep_lag = ctx->throttle_delay > 0;
 	double		latency = 0.0;
 	double		lag = 0.0;
@@ -225,7 +207,16 @@ account_transaction(client *c, worker *w, pg_time_usec_t *now, bool skipped)
 		w->stats.latency_late++;
 	c->cnt++;
 
-	/* (the -l transaction log of the next issue hooks in here) */
+	/* histograms, the -l log and the -P snapshot (thread.c) */
+	if (ctx->after_transaction)
+	{
+		txlog_txn	tx = {
+			.client_id = c->id, .txn_no = c->cnt, .script_no = c->script,
+			.outcome = outcome, .latency = latency, .lag = lag, .tries = c->tries,
+		};
+
+		worker_after_transaction(w, &tx, client_now(now));
+	}
 
 	if (ctx->per_script_stats)
 		stats_data_add(&w->stats.per_script[c->script], outcome, latency, lag,
@@ -285,8 +276,8 @@ start_transaction(client *c, worker *w, pg_time_usec_t *now)
 		return CSTATE_CONNECTING;
 	}
 
-	/* snapshot a retry goes back to: the random state (variables: later) */
-	c->tx_rs = c->rs;
+	/* what a retry goes back to (retry.h: the random state, not variables) */
+	retry_snapshot_take(&c->tx_snap, &c->rs);
 	c->txn_begin = client_now(now);
 	if (w->ctx->throttle_delay <= 0)
 		c->txn_scheduled = c->txn_begin;
@@ -527,7 +518,7 @@ start_command(client *c, worker *w, pg_time_usec_t *now)
 
 	next = metacmd_execute(c, w, cmd, now);
 	if (next == CSTATE_ABORTED)
-		c->error = CERR_META;
+		c->error = RETRY_ERROR_META;
 	return next;
 }
 
@@ -550,18 +541,6 @@ input_ready(client *c, bool *dead)
 		return false;
 	}
 	return !PQisBusy(c->conn);
-}
-
-static client_error
-sql_error_kind(const PGresult *res)
-{
-	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-
-	if (state != NULL && strcmp(state, SQLSTATE_SERIALIZATION_FAILURE) == 0)
-		return CERR_SERIALIZATION;
-	if (state != NULL && strcmp(state, SQLSTATE_DEADLOCK_DETECTED) == 0)
-		return CERR_DEADLOCK;
-	return CERR_OTHER_SQL;
 }
 
 /* Store one row of res into variables named prefix + column name. */
@@ -620,12 +599,12 @@ handle_result(client *c, const run_context *ctx, const command *cmd, PGresult *r
 			return false;
 		case PGRES_NONFATAL_ERROR:
 		case PGRES_FATAL_ERROR:
-			c->error = sql_error_kind(res);
-			if (c->error != CERR_OTHER_SQL)
+			c->error = retry_classify_sqlstate(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+			if (retry_error_is_retriable(c->error))
 			{
 				if (ctx->opts->verbose_errors)
-					diag_info("client %d got an error in command %d (SQL) of script %d; %s",
-							  c->id, c->command, c->script, PQresultErrorMessage(res));
+					retry_report_error(c->id, c->command, c->script,
+									   PQresultErrorMessage(res));
 				return true;
 			}
 			/* FALLTHROUGH */
@@ -680,7 +659,7 @@ read_command_results(client *c, const run_context *ctx)
 		if (res == NULL)
 			break;
 
-		if (c->error != CERR_NONE)
+		if (c->error != RETRY_ERROR_NONE)
 		{
 			/* after a retryable failure, drain the rest of the command */
 			PQclear(res);
@@ -697,13 +676,13 @@ read_command_results(client *c, const run_context *ctx)
 			return CSTATE_ABORTED;
 		}
 		c->qrynum++;
-		if (cmd->meta == META_GSET && c->error == CERR_NONE)
+		if (cmd->meta == META_GSET && c->error == RETRY_ERROR_NONE)
 			c->gset_last = res;
 		else
 			PQclear(res);
 	}
 
-	if (c->error != CERR_NONE)
+	if (c->error != RETRY_ERROR_NONE)
 		return CSTATE_ERROR;
 	if (c->qrynum == 0)
 	{
@@ -762,9 +741,9 @@ read_pipeline_results(client *c, const run_context *ctx)
 			if (PQexitPipelineMode(c->conn) != 1)
 				diag_error("client %d failed to exit pipeline mode: %s", c->id,
 						   PQerrorMessage(c->conn));
-			return c->error != CERR_NONE ? CSTATE_ERROR : CSTATE_END_COMMAND;
+			return c->error != RETRY_ERROR_NONE ? CSTATE_ERROR : CSTATE_END_COMMAND;
 		}
-		if (c->error != CERR_NONE || status == PGRES_PIPELINE_ABORTED)
+		if (c->error != RETRY_ERROR_NONE || status == PGRES_PIPELINE_ABORTED)
 		{
 			PQclear(res);
 			continue;
@@ -821,28 +800,30 @@ wait_prepare(client *c, const run_context *ctx)
 
 /* ---- the error path (serialization and deadlock failures) -------------- */
 
-static bool
-can_retry(const client *c, const worker *w, pg_time_usec_t *now)
+/* Time the transaction's tries have taken; the clock is read only under -L. */
+static int64_t
+tries_elapsed(const client *c, const retry_policy *policy, pg_time_usec_t *now)
 {
-	const run_context *ctx = w->ctx;
-	uint32_t	max_tries = ctx->opts->max_tries;
-
-	if (c->error != CERR_SERIALIZATION && c->error != CERR_DEADLOCK)
-		return false;
-	if (max_tries != 0 && c->tries >= max_tries)
-		return false;
-	if (ctx->latency_limit > 0 &&
-		client_now(now) - c->txn_scheduled > ctx->latency_limit)
-		return false;
-	return !w->timer_exceeded;
+	return policy->latency_limit > 0 ? client_now(now) - c->txn_scheduled : 0;
 }
 
+/* No transaction block is left: finish (-T), try again or give up. */
 static client_state
 after_rollback(client *c, worker *w, pg_time_usec_t *now)
 {
-	if (w->timer_exceeded)
-		return CSTATE_FINISHED;
-	return can_retry(c, w, now) ? CSTATE_RETRY : CSTATE_FAILURE;
+	retry_policy policy = retry_policy_from(w->ctx->opts);
+	int64_t		elapsed = w->timer_exceeded ? 0 : tries_elapsed(c, &policy, now);
+
+	switch (retry_decide(&policy, c->error, c->tries, elapsed, w->timer_exceeded))
+	{
+		case RETRY_AGAIN:
+			return CSTATE_RETRY;
+		case RETRY_GIVE_UP:
+			return CSTATE_FAILURE;
+		case RETRY_FINISH:
+			break;
+	}
+	return CSTATE_FINISHED;
 }
 
 /* Leave a pipeline after an error: sync, then drop everything up to it. */
@@ -942,50 +923,34 @@ wait_rollback(client *c, worker *w, pg_time_usec_t *now)
 	}
 }
 
-static void
-print_try_message(const client *c, const worker *w, pg_time_usec_t *now, bool retrying)
-{
-	const run_context *ctx = w->ctx;
-	char		line[256];
-	int			len;
-
-	len = snprintf(line, sizeof(line), "client %d %s (try %u", c->id,
-				   retrying ? "repeats the transaction after the error"
-				   : "ends the failed transaction", c->tries);
-	if (ctx->opts->max_tries != 0)
-		len += snprintf(line + len, sizeof(line) - (size_t) len, "/%u", ctx->opts->max_tries);
-	if (ctx->latency_limit > 0)
-		len += snprintf(line + len, sizeof(line) - (size_t) len,
-						", %.3f%% of the maximum time of tries was used",
-						100.0 * (double) (client_now(now) - c->txn_scheduled) /
-						(double) ctx->latency_limit);
-	snprintf(line + len, sizeof(line) - (size_t) len, ")");
-	diag_info("%s", line);
-}
-
 static client_state
 retry_transaction(client *c, worker *w, pg_time_usec_t *now)
 {
-	if (w->ctx->opts->verbose_errors)
-		print_try_message(c, w, now, true);
+	retry_policy policy = retry_policy_from(w->ctx->opts);
+
+	if (policy.verbose_errors)
+		retry_report_try(&policy, c->id, true, c->tries, tries_elapsed(c, &policy, now));
 	c->tries++;
+	/* -r counts the retry against the command that failed */
 	if (w->ctx->per_command)
 		w->stats.per_command[flat_command_index(c, w->ctx)].retries++;
 	/* back to the transaction's start: same random draws */
-	c->rs = c->tx_rs;
+	retry_snapshot_restore(&c->tx_snap, &c->rs);
 	c->command = 0;
 	c->elif_pending = false;
-	c->error = CERR_NONE;
+	c->error = RETRY_ERROR_NONE;
 	return CSTATE_START_COMMAND;
 }
 
 static client_state
 fail_transaction(client *c, worker *w, pg_time_usec_t *now)
 {
+	retry_policy policy = retry_policy_from(w->ctx->opts);
+
 	if (w->ctx->per_command)
 		w->stats.per_command[flat_command_index(c, w->ctx)].failures++;
-	if (w->ctx->opts->verbose_errors)
-		print_try_message(c, w, now, false);
+	if (policy.verbose_errors)
+		retry_report_try(&policy, c->id, false, c->tries, tries_elapsed(c, &policy, now));
 	return CSTATE_END_TX;
 }
 
@@ -1013,7 +978,7 @@ client_advance(client *c, worker *w, pg_time_usec_t *now)
 		{
 			case CSTATE_CHOOSE_SCRIPT:
 				c->script = choose_script(w);
-				c->error = CERR_NONE;
+				c->error = RETRY_ERROR_NONE;
 				c->tries = 1;
 				client_trace(ctx, "client %d executing script \"%s\"", c->id,
 							 ctx->scripts->scripts[c->script].desc);

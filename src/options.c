@@ -198,6 +198,8 @@ typedef struct parse_state
 	char	   *init_steps;		/* owned; handed to opts at the end */
 	pending_define *defines;
 	int			ndefines;
+	char	  **argv_copy;		/* argv without our extensions; owned */
+	int			argc_copy;
 } parse_state;
 
 /* ---- memory ------------------------------------------------------------- */
@@ -1086,6 +1088,178 @@ handle_first_argument(const char *progname, const char *arg)
 	return false;
 }
 
+/* ---- our extensions: --percentiles[=LIST], --report-json=FILE ----------- */
+
+/*
+ * These are not in getopt's table on purpose: any new long option would
+ * change what pgbench's abbreviations mean ("--report" is
+ * --report-per-command) and the lists in getopt's "ambiguous" messages.
+ * They are taken out of argv first, by their full names only.
+ */
+static const double default_percentiles[] = {50, 90, 99, 99.9};
+
+static bool
+parse_percentiles(pgb_options *opts, const char *list)
+{
+	const char *p = list;
+	int			n = 0;
+
+	for (;;)
+	{
+		char	   *end;
+		double		value;
+
+		errno = 0;
+		value = strtod(p, &end);
+		/* the comparisons also refuse NaN */
+		if (end == p || errno != 0 || !(value >= 0.0 && value <= 100.0) ||
+			n == PGB_MAX_PERCENTILES)
+			break;
+		opts->percentiles[n++] = value;
+		if (*end == '\0')
+		{
+			opts->npercentiles = n;
+			return true;
+		}
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	diag_error("invalid percentile list: \"%s\"", list);
+	return false;
+}
+
+/*
+ * If argv[*i] is one of our options, apply it (moving *i past a separate
+ * value) and return 1; 0 when it is not ours; -1 after an error message.
+ */
+static int
+take_extension(parse_state *st, int argc, char **argv, int *i)
+{
+	pgb_options *opts = st->opts;
+	const char *arg = argv[*i];
+	const char *file;
+
+	if (strcmp(arg, "--percentiles") == 0)
+	{
+		memcpy(opts->percentiles, default_percentiles, sizeof(default_percentiles));
+		opts->npercentiles = (int) PGB_LENGTHOF(default_percentiles);
+	}
+	else if (strncmp(arg, "--percentiles=", 14) == 0)
+	{
+		if (!parse_percentiles(opts, arg + 14))
+			return -1;
+	}
+	else if (strcmp(arg, "--report-json") == 0 || strncmp(arg, "--report-json=", 14) == 0)
+	{
+		if (arg[13] == '=')
+			file = arg + 14;
+		else if (*i + 1 < argc)
+			file = argv[++*i];
+		else
+		{
+			/* worded as getopt words it for pgbench's own options */
+			fprintf(stderr, "%s: option '--report-json' requires an argument\n", argv[0]);
+			diag_usage_hint();
+			return -1;
+		}
+		if (file[0] == '\0')
+		{
+			diag_error("invalid report file name: \"\"");
+			return -1;
+		}
+		opts->report_json = file;
+	}
+	else
+		return 0;
+	st->benchmarking_option_set = true;
+	return 1;
+}
+
+/* Whether the short option c takes an argument. */
+static bool
+short_takes_argument(char c)
+{
+	const char *p = c != ':' ? strchr(short_options, c) : NULL;
+
+	return p != NULL && p[1] == ':';
+}
+
+/*
+ * Whether "--name" (without "=") is a long option, by its full name or a
+ * unique prefix, that takes the next element as its argument.
+ */
+static bool
+long_takes_next(const char *name)
+{
+	size_t		len = strlen(name);
+	const struct option *found = NULL;
+
+	for (const struct option *o = long_options; o->name != NULL; o++)
+	{
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (o->name[len] == '\0')
+			return o->has_arg == required_argument;
+		if (found != NULL)
+			return false;		/* ambiguous: getopt will say so */
+		found = o;
+	}
+	return found != NULL && found->has_arg == required_argument;
+}
+
+/*
+ * Copy argv without our extensions into st->argv_copy.  An element that
+ * is the argument of a pgbench option (-f --percentiles) or comes after
+ * "--" is never taken for one of ours.
+ */
+static int
+strip_extensions(parse_state *st, int argc, char **argv)
+{
+	char	  **out = check_alloc(calloc((size_t) argc + 1, sizeof(char *)));
+	int			n = 0;
+	bool		literal = false;
+
+	st->argv_copy = out;
+	if (argc > 0)
+		out[n++] = argv[0];
+	for (int i = 1; i < argc; i++)
+	{
+		const char *arg = argv[i];
+
+		if (!literal)
+		{
+			int			rc = take_extension(st, argc, argv, &i);
+
+			if (rc < 0)
+				return OPT_EXIT_FAIL;
+			if (rc > 0)
+				continue;
+			if (strcmp(arg, "--") == 0)
+				literal = true;
+			else if (strncmp(arg, "--", 2) == 0)
+			{
+				if (strchr(arg, '=') == NULL && long_takes_next(arg + 2) && i + 1 < argc)
+					out[n++] = argv[i++];
+			}
+			else if (arg[0] == '-' && arg[1] != '\0')
+			{
+				for (const char *c = arg + 1; *c != '\0'; c++)
+				{
+					if (!short_takes_argument(*c))
+						continue;
+					if (c[1] == '\0' && i + 1 < argc)
+						out[n++] = argv[i++];
+					break;
+				}
+			}
+		}
+		out[n++] = argv[i];
+	}
+	st->argc_copy = n;
+	return OPT_CONTINUE;
+}
+
 static int
 parse_arguments(parse_state *st, int argc, char **argv)
 {
@@ -1099,6 +1273,11 @@ parse_arguments(parse_state *st, int argc, char **argv)
 	if (!set_seed(st->opts, getenv("PGBENCH_RANDOM_SEED"),
 				  "PGBENCH_RANDOM_SEED environment variable"))
 		return OPT_EXIT_FAIL;
+
+	if (strip_extensions(st, argc, argv) != OPT_CONTINUE)
+		return OPT_EXIT_FAIL;
+	argc = st->argc_copy;
+	argv = st->argv_copy;
 
 	optind = 0;					/* glibc: a full reset, should we run twice */
 	while ((code = getopt_long(argc, argv, short_options, long_options, NULL)) != -1)
@@ -1126,6 +1305,7 @@ options_parse(pgb_options *opts, int argc, char **argv)
 
 	free(st.init_steps);
 	free(st.defines);
+	free(st.argv_copy);
 	if (status != OPT_CONTINUE)
 	{
 		options_free(opts);

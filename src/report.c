@@ -10,12 +10,8 @@
 static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
 static const char *const partition_method_names[] = {"none", "range", "hash"};
 
-/*
- * Format v with fmt (one floating conversion) the way PostgreSQL's own
- * printf does for non-finite values: "NaN", "Infinity", "-Infinity".
- */
-static const char *
-num(char *buf, size_t len, const char *fmt, double v)
+const char *
+report_num(char *buf, size_t len, const char *fmt, double v)
 {
 	if (isnan(v))
 		return "NaN";
@@ -37,8 +33,26 @@ print_simple_stats(FILE *out, const char *prefix, const stats_simple *ss)
 		return;
 	mean = ss->sum / (double) ss->count;
 	stddev = sqrt(ss->sum2 / (double) ss->count - mean * mean);
-	fprintf(out, "%s average = %s ms\n", prefix, num(b1, sizeof(b1), "%.3f", 0.001 * mean));
-	fprintf(out, "%s stddev = %s ms\n", prefix, num(b2, sizeof(b2), "%.3f", 0.001 * stddev));
+	fprintf(out, "%s average = %s ms\n", prefix, report_num(b1, sizeof(b1), "%.3f", 0.001 * mean));
+	fprintf(out, "%s stddev = %s ms\n", prefix, report_num(b2, sizeof(b2), "%.3f", 0.001 * stddev));
+}
+
+/* --percentiles: "latency p50 = 0.812 ms", one line each */
+static void
+print_percentiles(FILE *out, const char *prefix, const report_input *in, const hist *h)
+{
+	char		b[64];
+
+	if (h == NULL || hist_count(h) == 0)
+		return;
+	for (int i = 0; i < in->opts->npercentiles; i++)
+	{
+		double		p = in->opts->percentiles[i];
+
+		fprintf(out, "%s p%g = %s ms\n", prefix, p,
+				report_num(b, sizeof(b), "%.3f",
+						   0.001 * (double) hist_value_at_percentile(h, p)));
+	}
 }
 
 static void
@@ -79,7 +93,7 @@ print_count_line(FILE *out, const char *prefix, const char *label, int64_t count
 	char		b[64];
 
 	fprintf(out, "%s%s: %" PRId64 " (%s%%)\n", prefix, label, count,
-			num(b, sizeof(b), "%.3f", 100.0 * (double) count / (double) of));
+			report_num(b, sizeof(b), "%.3f", 100.0 * (double) count / (double) of));
 }
 
 static void
@@ -118,7 +132,7 @@ print_latency_and_tps(FILE *out, const report_input *in, int64_t all)
 	if (opts->latency_limit_us > 0)
 		fprintf(out, "number of transactions above the %.1f ms latency limit: %" PRId64 "/%" PRId64 " (%s%%)\n",
 				(double) opts->latency_limit_us / 1000.0, in->stats->latency_late, total->cnt,
-				num(b1, sizeof(b1), "%.3f",
+				report_num(b1, sizeof(b1), "%.3f",
 					total->cnt > 0 ? 100.0 * (double) in->stats->latency_late / (double) total->cnt : 0.0));
 
 	if (in->throttle_delay > 0 || opts->progress_sec > 0 || opts->latency_limit_us > 0)
@@ -126,29 +140,30 @@ print_latency_and_tps(FILE *out, const report_input *in, int64_t all)
 	else
 		/* latency was not measured: derive its average from the run time */
 		fprintf(out, "latency average = %s ms%s\n",
-				num(b1, sizeof(b1), "%.3f",
+				report_num(b1, sizeof(b1), "%.3f",
 					0.001 * (double) in->bench_duration * in->nclients / (double) all),
 				failures > 0 ? " (including failures)" : "");
+	print_percentiles(out, "latency", in, in->stats->latency_hist);
 
 	if (in->throttle_delay > 0)
 		fprintf(out, "rate limit schedule lag: avg %s (max %s) ms\n",
-				num(b1, sizeof(b1), "%.3f", 0.001 * total->lag.sum / (double) total->cnt),
-				num(b2, sizeof(b2), "%.3f", 0.001 * total->lag.max));
+				report_num(b1, sizeof(b1), "%.3f", 0.001 * total->lag.sum / (double) total->cnt),
+				report_num(b2, sizeof(b2), "%.3f", 0.001 * total->lag.max));
 
 	if (opts->connect_each)
 	{
 		fprintf(out, "average connection time = %s ms\n",
-				num(b1, sizeof(b1), "%.3f",
+				report_num(b1, sizeof(b1), "%.3f",
 					0.001 * (double) in->stats->conn_duration / (double) (total->cnt + failures)));
 		fprintf(out, "tps = %s (including reconnection times)\n",
-				num(b2, sizeof(b2), "%f", tps));
+				report_num(b2, sizeof(b2), "%f", tps));
 	}
 	else
 	{
 		fprintf(out, "initial connection time = %s ms\n",
-				num(b1, sizeof(b1), "%.3f", 0.001 * (double) in->conn_elapsed));
+				report_num(b1, sizeof(b1), "%.3f", 0.001 * (double) in->conn_elapsed));
 		fprintf(out, "tps = %s (without initial connection time)\n",
-				num(b2, sizeof(b2), "%f", tps));
+				report_num(b2, sizeof(b2), "%f", tps));
 	}
 }
 
@@ -166,14 +181,16 @@ print_script_stats(FILE *out, const report_input *in, int i)
 	/* pgbench 15/16's layout: successful count, share of all successes */
 	fprintf(out, "SQL script %d: %s\n", i + 1, s->desc);
 	fprintf(out, " - weight: %d (targets %s%% of total)\n", s->weight,
-			num(b1, sizeof(b1), "%.1f", 100.0 * s->weight / (double) in->scripts->total_weight));
+			report_num(b1, sizeof(b1), "%.1f", 100.0 * s->weight / (double) in->scripts->total_weight));
 	fprintf(out, " - %" PRId64 " transactions (%s%% of total, tps = %s)\n", sd->cnt,
-			num(b2, sizeof(b2), "%.1f", 100.0 * (double) sd->cnt / (double) in->stats->total.cnt),
-			num(b3, sizeof(b3), "%f", (double) sd->cnt / seconds));
+			report_num(b2, sizeof(b2), "%.1f", 100.0 * (double) sd->cnt / (double) in->stats->total.cnt),
+			report_num(b3, sizeof(b3), "%f", (double) sd->cnt / seconds));
 	print_failures(out, " - ", in->opts, sd, script_all);
 	if (in->throttle_delay > 0 && in->opts->latency_limit_us > 0 && script_all > 0)
 		print_count_line(out, " - ", "number of transactions skipped", sd->skipped, script_all);
 	print_simple_stats(out, " - latency", &sd->latency);
+	if (in->stats->script_hist != NULL)
+		print_percentiles(out, " - latency", in, &in->stats->script_hist[i]);
 }
 
 static void

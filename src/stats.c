@@ -107,13 +107,58 @@ stats_run_init(stats_run *sr, int nscripts, int ncommands)
 	return true;
 }
 
+static void
+free_hists(hist *h, int n)
+{
+	if (h == NULL)
+		return;
+	for (int i = 0; i < n; i++)
+		hist_free(&h[i]);
+	free(h);
+}
+
+/* n zeroed histograms; hist_free is safe on any of them even after a failure */
+static hist *
+alloc_hists(int n)
+{
+	hist	   *h = calloc((size_t) (n > 0 ? n : 1), sizeof(hist));
+
+	if (h == NULL)
+		return NULL;
+	for (int i = 0; i < n; i++)
+	{
+		if (!hist_init(&h[i], HIST_ONE_HOUR_US))
+		{
+			free_hists(h, n);
+			return NULL;
+		}
+	}
+	return h;
+}
+
+bool
+stats_run_enable_hist(stats_run *sr, bool per_script)
+{
+	if (sr->latency_hist == NULL)
+		sr->latency_hist = alloc_hists(1);
+	if (sr->latency_hist == NULL)
+		return false;
+	if (per_script && sr->script_hist == NULL)
+		sr->script_hist = alloc_hists(sr->nscripts);
+	return !per_script || sr->script_hist != NULL;
+}
+
 void
 stats_run_free(stats_run *sr)
 {
 	free(sr->per_script);
 	free(sr->per_command);
+	free_hists(sr->latency_hist, 1);
+	free_hists(sr->script_hist, sr->nscripts);
 	sr->per_script = NULL;
 	sr->per_command = NULL;
+	sr->latency_hist = NULL;
+	sr->script_hist = NULL;
 }
 
 void
@@ -130,4 +175,9 @@ stats_run_merge(stats_run *acc, const stats_run *sr)
 		acc->per_command[i].failures += sr->per_command[i].failures;
 		acc->per_command[i].retries += sr->per_command[i].retries;
 	}
+	if (acc->latency_hist != NULL && sr->latency_hist != NULL)
+		hist_merge(acc->latency_hist, sr->latency_hist);
+	if (acc->script_hist != NULL && sr->script_hist != NULL)
+		for (int i = 0; i < acc->nscripts && i < sr->nscripts; i++)
+			hist_merge(&acc->script_hist[i], &sr->script_hist[i]);
 }

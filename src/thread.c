@@ -22,15 +22,59 @@ worker_prepare(worker *w)
 	w->ws = waitset_create(w->nclients + 1);
 	if (w->ws == NULL)
 		return false;
-	return stats_run_init(&w->stats, ctx->scripts->nscripts, ctx->total_commands);
+	progress_slot_init(&w->progress);
+	w->log_error[0] = '\0';
+	if (!stats_run_init(&w->stats, ctx->scripts->nscripts, ctx->total_commands))
+		return false;
+	return !ctx->keep_hist || stats_run_enable_hist(&w->stats, ctx->per_script_stats);
 }
 
 void
 worker_cleanup(worker *w)
 {
+	char		ignored[8];
+
+	/* a log the thread never got to close (the run did not start) */
+	txlog_close(&w->log, pgb_time_now(), ignored, sizeof(ignored));
 	waitset_free(w->ws);
 	w->ws = NULL;
 	stats_run_free(&w->stats);
+}
+
+void
+worker_after_transaction(worker *w, const txlog_txn *tx, pg_time_usec_t now)
+{
+	const run_context *ctx = w->ctx;
+
+	if (tx->outcome == STATS_SUCCESS)
+		stats_run_record_latency(&w->stats, tx->script_no, tx->latency);
+	if (w->log.is_open)
+		txlog_add(&w->log, tx, now, &w->sample_rs);	/* an error is kept in the log */
+	if (ctx->publish_progress)
+		progress_publish(&w->progress, &w->stats.total);
+}
+
+/* Close the log on the way out; a write error is kept for the report. */
+static void
+finish_log(worker *w)
+{
+	if (!w->log.is_open)
+		return;
+	if (!txlog_close(&w->log, pgb_time_now(), w->log_error, sizeof(w->log_error)) &&
+		w->log_error[0] == '\0')
+		snprintf(w->log_error, sizeof(w->log_error), "could not write to log file");
+}
+
+/* Tell the progress timer that one more worker is done. */
+static void
+signal_done(worker *w)
+{
+	run_context *ctx = w->ctx;
+
+	pthread_mutex_lock(&ctx->done_lock);
+	ctx->workers_running--;
+	pthread_cond_signal(&ctx->done_cond);
+	pthread_mutex_unlock(&ctx->done_lock);
 }
 
 static void
@@ -270,8 +314,6 @@ run_loop(worker *w)
 			if (c->state == CSTATE_FINISHED || c->state == CSTATE_ABORTED)
 				remains--;
 		}
-
-		/* (progress reports of the next issue are printed here by thread 0) */
 	}
 }
 
@@ -295,10 +337,14 @@ worker_main(void *arg)
 
 	w->bench_start = pgb_time_now();
 	w->throttle_trigger = w->bench_start;
+	if (w->log.is_open)
+		txlog_begin(&w->log, w->bench_start);
 
 	if (!atomic_load(&ctx->setup_failed))
 		run_loop(w);
 
 	disconnect_all(w);
+	finish_log(w);
+	signal_done(w);
 	return NULL;
 }

@@ -14,6 +14,7 @@
 #include <libpq-fe.h>
 
 #include "pgbench/eval.h"
+#include "pgbench/retry.h"
 #include "pgbench/thread.h"
 #include "pgbench/variables.h"
 
@@ -117,16 +118,6 @@ typedef enum client_state
 	CSTATE_FINISHED,
 } client_state;
 
-/* Why the current transaction is going wrong, if it is. */
-typedef enum client_error
-{
-	CERR_NONE,
-	CERR_META,					/* a meta-command failed */
-	CERR_SERIALIZATION,			/* SQLSTATE 40001 */
-	CERR_DEADLOCK,				/* SQLSTATE 40P01 */
-	CERR_OTHER_SQL,				/* any other SQL error */
-} client_error;
-
 /* What the thread loop must wait for before advancing a client again. */
 typedef enum client_wait_kind
 {
@@ -157,7 +148,7 @@ typedef struct client
 
 	var_store	vars;			/* this client's variables */
 	prng_state	rs;				/* random state of random*() in scripts */
-	prng_state	tx_rs;			/* rs at the start of the transaction (retries) */
+	retry_snapshot tx_snap;		/* rs at the start of the transaction (retries) */
 	eval_context ectx;			/* evaluator context bound to vars and rs */
 
 	pg_time_usec_t txn_scheduled;	/* scheduled start (= actual without -R) */
@@ -167,7 +158,7 @@ typedef struct client
 
 	int64_t		cnt;			/* transactions accounted (any outcome), for -t */
 	uint32_t	tries;			/* tries of the current transaction */
-	client_error error;			/* error of the current try */
+	retry_error error;			/* error of the current try (retry.h) */
 
 	bool	   *prepared;		/* per flattened command: prepared on conn */
 	char	   *sql_buf;		/* simple-mode text, reused */

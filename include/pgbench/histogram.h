@@ -113,6 +113,37 @@ hist_add(hist *h, int64_t value)
 }
 
 /*
+ * hist_add for a histogram that another thread reads while it is written
+ * (progress reports): the bucket counter and the total count are stored
+ * with relaxed atomic stores, which cost the same plain moves as hist_add
+ * on the usual 64-bit targets but make the concurrent reads well defined.
+ * The owner stays the only writer; readers load counts[] and count with
+ * __atomic_load_n(..., __ATOMIC_RELAXED) and must not trust min, max, sum.
+ */
+static inline void
+hist_add_shared(hist *h, int64_t value)
+{
+	int			index;
+
+	if (PGB_UNLIKELY(value < 0))
+		value = 0;
+	if (PGB_UNLIKELY(value > h->highest))
+	{
+		h->clamped++;
+		index = h->nbuckets - 1;
+	}
+	else
+		index = hist_index_of(value);
+	__atomic_store_n(&h->counts[index], h->counts[index] + 1, __ATOMIC_RELAXED);
+	if (h->count == 0 || value < h->min)
+		h->min = value;
+	if (h->count == 0 || value > h->max)
+		h->max = value;
+	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELAXED);
+	h->sum += (double) value;
+}
+
+/*
  * Add every value of h into acc, bucket by bucket.  Both must have been
  * initialized with the same highest; returns false (acc untouched)
  * otherwise.  The result is exactly the histogram of the union.

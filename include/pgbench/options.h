@@ -35,6 +35,9 @@ typedef enum run_action
 	ACTION_EXIT_OK,				/* --help, -V, -b list, --show-script done: exit 0 */
 } run_action;
 
+/* Most percentiles --percentiles accepts. */
+#define PGB_MAX_PERCENTILES 16
+
 typedef struct pgb_options
 {
 	run_action	action;
@@ -86,6 +89,14 @@ typedef struct pgb_options
 	double		sample_rate;	/* --sampling-rate, (0, 1], 0 = log everything */
 	bool		verbose_errors;	/* --verbose-errors */
 	bool		exit_on_abort;	/* --exit-on-abort (PostgreSQL 17) */
+
+	/*
+	 * Our extensions, not in pgbench (full names only, so that pgbench's
+	 * abbreviations and messages stay as they are; see doc/report.md).
+	 */
+	int			npercentiles;	/* --percentiles: how many; 0 = off */
+	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending as given, 0..100 */
+	const char *report_json;	/* --report-json=FILE; NULL = none */
 
 	/* seeding: --random-seed or PGBENCH_RANDOM_SEED */
 	random_seed seed;

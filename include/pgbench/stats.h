@@ -11,6 +11,7 @@
 #define PGBENCH_STATS_H
 
 #include "pgbench/common.h"
+#include "pgbench/histogram.h"
 
 /* Count, extremes and moments of a series of values (microseconds). */
 typedef struct stats_simple
@@ -66,6 +67,11 @@ typedef struct stats_command
  * Everything one thread counts.  per_script[] has one entry per script,
  * per_command[] one per command of every script, flattened in script
  * order (the caller keeps each script's offset).
+ *
+ * The latency histograms (successful transactions, whole microseconds)
+ * exist only after stats_run_enable_hist: they feed --percentiles and
+ * --report-json.  The owner adds with hist_add_shared, so a progress
+ * report may read the overall one's counters while the run goes on.
  */
 typedef struct stats_run
 {
@@ -76,6 +82,8 @@ typedef struct stats_run
 	stats_data *per_script;
 	int			ncommands;
 	stats_command *per_command;
+	hist	   *latency_hist;	/* all scripts; NULL unless enabled */
+	hist	   *script_hist;	/* one per script; NULL unless enabled per script */
 } stats_run;
 
 static inline void
@@ -116,7 +124,31 @@ stats_data_failures(const stats_data *sd)
 bool		stats_run_init(stats_run *sr, int nscripts, int ncommands);
 void		stats_run_free(stats_run *sr);
 
-/* Add sr into acc (same sizes).  Not thread-safe: after the join. */
+/*
+ * Give sr its latency histograms (HIST_ONE_HOUR_US top): the overall one,
+ * and one per script when per_script.  false when out of memory (sr stays
+ * freeable).  stats_run_free releases them.
+ */
+bool		stats_run_enable_hist(stats_run *sr, bool per_script);
+
+/*
+ * Record one successful transaction's latency in the histograms sr keeps
+ * (none: no-op).  Owner thread only.
+ */
+static inline void
+stats_run_record_latency(stats_run *sr, int script_index, double latency_us)
+{
+	if (sr->latency_hist == NULL)
+		return;
+	hist_add_shared(sr->latency_hist, (int64_t) latency_us);
+	if (sr->script_hist != NULL)
+		hist_add(&sr->script_hist[script_index], (int64_t) latency_us);
+}
+
+/*
+ * Add sr into acc (same sizes).  Histograms are merged when both keep
+ * them.  Not thread-safe: after the join.
+ */
 void		stats_run_merge(stats_run *acc, const stats_run *sr);
 
 #endif

@@ -1,0 +1,140 @@
+# progress.pl — the -P lines: pgbench 16's exact format with -j 1, 2 and 4,
+# the parts pgbench adds (lag under -R, skipped under -R -L, retried and
+# retries when --max-tries is not 1), --progress-timestamp, the same line
+# shapes as the system pgbench, a timer that keeps its schedule while the
+# only worker is blocked, and our --percentiles part.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PgbStats;
+use PgbTest;
+use Test::More;
+
+my $node = start_cluster();
+my %env = %{ $node->env };
+my $system = system_pgbench_path();
+
+my $dir = tempdir('pgbprogress_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+chdir $dir or die "cannot chdir to $dir: $!";
+
+my ($rc, $out, $err) = pgbench([ '-i', '-q' ], env => \%env);
+is($rc, 0, 'initialize the tables');
+my $one = write_file("$dir/one.sql", "select 1;\n");
+
+my $NUM = qr/-?\d+\.\d/;
+my $MS = qr/\d+\.\d{3}/;
+
+# The line pgbench 16 prints, as a regex: time, tps, latency, stddev,
+# failed, then the optional parts in pgbench's order.
+sub line_re
+{
+	my (%p) = @_;
+	my $time = $p{timestamp} ? qr/\d{10}\.\d{3}/ : qr/\d+\.\d/;
+	my $re = "progress: $time s, \\d+\\.\\d tps, lat $MS ms stddev (?:$MS|NaN), \\d+ failed";
+	$re .= ", lag $MS ms" if $p{R};
+	$re .= ', \d+ skipped' if $p{R} && $p{L};
+	$re .= ', \d+ retried, \d+ retries' if $p{retries};
+	$re .= ', p' . join('/p', map { quotemeta } @{ $p{pct} }) . ' ' . join('/', ($MS) x @{ $p{pct} }) . ' ms'
+	  if $p{pct};
+	return qr/^$re$/;
+}
+
+sub progress_lines { return grep { /^progress: / } split /\n/, $_[0]; }
+
+sub processed { my ($n) = $_[0] =~ /^number of transactions actually processed: (\d+)/m; return $n // -1; }
+
+my @VARIANTS = (
+	[ '-j 1', [ '-c', '2', '-j', '1' ], {} ],
+	[ '-j 2', [ '-c', '4', '-j', '2' ], {} ],
+	[ '-j 4', [ '-c', '4', '-j', '4' ], {} ],
+	[ '-R', [ '-R', '200' ], { R => 1 } ],
+	[ '-R -L', [ '-R', '3000', '-L', '1', '-c', '2' ], { R => 1, L => 1 } ],
+	[ '--max-tries=2', [ '--max-tries=2', '-c', '2', '-j', '2' ], { retries => 1 } ],
+	[ '-R -L --max-tries=0', [ '-R', '500', '-L', '2', '--max-tries=0' ], { R => 1, L => 1, retries => 1 } ],
+	[ '--progress-timestamp', [ '--progress-timestamp', '-c', '2', '-j', '2' ], { timestamp => 1 } ],
+	[ '-L alone (no lag, no skipped)', [ '-L', '1' ], {} ],
+);
+
+for my $v (@VARIANTS)
+{
+	my ($name, $args, $keys) = @$v;
+	my @args = ('-n', '-f', $one, '-T', '3', '-P', '1', @$args);
+	my $t0 = time;
+
+	($rc, $out, $err) = pgbench(\@args, env => \%env);
+	is($rc, 0, "$name: exit code");
+	my @lines = progress_lines($err);
+	ok(@lines >= 2 && @lines <= 3, "$name: one line a second (" . scalar(@lines) . ')');
+	my $re = line_re(%$keys);
+	is(scalar(grep { !/$re/ } @lines), 0, "$name: pgbench 16's format")
+	  or diag(join "\n", @lines);
+	is(scalar(grep { !/^progress: / } split /\n/, $err), 0, "$name: nothing else on stderr");
+	if ($keys->{timestamp})
+	{
+		my ($first) = $lines[0] =~ /^progress: ([\d.]+) s/;
+		ok($first >= $t0 && $first <= time + 1, "$name: epoch seconds ($first)");
+	}
+	else
+	{
+		# an absolute schedule: the k-th report at k seconds, not drifting
+		my @times = map { /^progress: ([\d.]+) s/ ? $1 : -1 } @lines;
+		my $late = grep { abs($times[$_] - ($_ + 1)) > 0.15 } 0 .. $#times;
+		is($late, 0, "$name: reports at 1.0, 2.0, ... s (@times)");
+	}
+	# every transaction of an interval is counted once: the sum of tps
+	# over one-second intervals cannot exceed what was processed
+	my $sum = 0;
+	$sum += $_ for map { /, ([\d.]+) tps/ } @lines;
+	my $n = processed($out);
+	ok($sum <= $n + @lines && $sum >= 0.3 * $n, "$name: the intervals add up ($sum of $n)");
+
+	next unless $system;
+	my ($src, $sout, $serr) = system_pgbench(\@args, env => \%env);
+	my %ours = map { mask_numbers($_) => 1 } @lines;
+	my %theirs = map { mask_numbers($_) => 1 } progress_lines($serr);
+	# NaN or not for a stddev is a matter of rounding, not of format
+	s/stddev NaN/stddev N/ for values %ours;
+	is_deeply([ sort keys %ours ], [ sort keys %theirs ], "$name: same line shapes as the system pgbench");
+}
+
+# ---- the timer does not wait for a busy worker ------------------------------
+
+my $shell = write_file("$dir/shell.sql", "\\shell sleep 2.5\n");
+($rc, $out, $err) = pgbench([ '-n', '-f', $shell, '-t', '1', '-P', '1' ], env => \%env);
+is($rc, 0, 'worker blocked in \shell: exit code');
+my @lines = progress_lines($err);
+is(scalar(@lines), 2, 'worker blocked for 2.5 s: reports at 1 and 2 s all the same');
+like($lines[0] // '', qr/^progress: 1\.0 s, 0\.0 tps, lat 0\.000 ms stddev 0\.000, 0 failed$/,
+	'an interval without transactions: zeros');
+
+# ---- several threads: progress adds every thread ------------------------------
+
+($rc, $out, $err) = pgbench([ '-n', '-f', $one, '-T', '2', '-P', '1', '-c', '4', '-j', '4', '-R', '400' ],
+	env => \%env);
+@lines = progress_lines($err);
+my @tps = map { /, ([\d.]+) tps/ ? $1 : 0 } @lines;
+ok(@tps && $tps[0] > 250, "-j 4 -R 400: the first second counts all four threads ($tps[0] tps)");
+
+# ---- our --percentiles on progress lines -------------------------------------------
+
+($rc, $out, $err) = pgbench([ '-n', '-f', $one, '-T', '2', '-P', '1', '-c', '2', '-j', '2', '--percentiles' ],
+	env => \%env);
+is($rc, 0, '-P --percentiles: exit code');
+@lines = progress_lines($err);
+my $re = line_re(pct => [ 50, 90, 99, 99.9 ]);
+ok(@lines >= 1 && !grep({ !/$re/ } @lines), '-P --percentiles: ", p50/p90/p99/p99.9 A/B/C/D ms" appended')
+  or diag(join "\n", @lines);
+for my $line (@lines)
+{
+	my @v = $line =~ m{ ([\d.]+)/([\d.]+)/([\d.]+)/([\d.]+) ms$};
+	ok($v[0] <= $v[1] && $v[1] <= $v[2] && $v[2] <= $v[3], "percentiles ascending (@v)");
+}
+($rc, $out, $err) = pgbench([ '-n', '-f', $one, '-T', '2', '-P', '1', '-R', '100', '--max-tries=3', '--percentiles=99' ],
+	env => \%env);
+$re = line_re(R => 1, retries => 1, pct => [99]);
+@lines = progress_lines($err);
+ok(@lines >= 1 && !grep({ !/$re/ } @lines), '-P -R --max-tries --percentiles=99: our part comes last')
+  or diag(join "\n", @lines);
+
+done_testing();
