@@ -4,8 +4,18 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "pgbench/conn.h"
+
+/*
+ * The password typed at the first prompt.  Every conn_params points its
+ * "password" value here, so once set-up has asked for it the run's
+ * non-blocking connections use it too; it is written only before the
+ * worker threads start.  Empty means "not given" to libpq.
+ */
+static char conn_password[512];
 
 void
 conn_params_init(conn_params *params, const pgb_options *opts)
@@ -16,6 +26,7 @@ conn_params_init(conn_params *params, const pgb_options *opts)
 	CONN_PARAM("host", opts->host);
 	CONN_PARAM("port", opts->port);
 	CONN_PARAM("user", opts->username);
+	CONN_PARAM("password", conn_password);
 	/* dbname last among the expanded ones: a conninfo in it overrides */
 	CONN_PARAM("dbname", opts->dbname);
 	CONN_PARAM("fallback_application_name", "pgbench");
@@ -38,14 +49,64 @@ conn_error_text(const PGconn *conn, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/*
+ * Ask for a password as pgbench does: on the terminal when there is one,
+ * without echo, else on standard input.  false when nothing could be read.
+ */
+static bool
+conn_prompt_password(void)
+{
+	FILE	   *in = fopen("/dev/tty", "r+");
+	FILE	   *out = in;
+	struct termios saved;
+	bool		restore = false;
+	bool		ok;
+
+	if (in == NULL)
+	{
+		in = stdin;
+		out = stderr;
+	}
+	if (isatty(fileno(in)) && tcgetattr(fileno(in), &saved) == 0)
+	{
+		struct termios quiet = saved;
+
+		quiet.c_lflag &= ~(tcflag_t) ECHO;
+		restore = tcsetattr(fileno(in), TCSAFLUSH, &quiet) == 0;
+	}
+	fputs("Password: ", out);
+	fflush(out);
+	ok = fgets(conn_password, sizeof(conn_password), in) != NULL;
+	if (restore)
+	{
+		tcsetattr(fileno(in), TCSAFLUSH, &saved);
+		fputc('\n', out);
+		fflush(out);
+	}
+	if (in != stdin)
+		fclose(in);
+	conn_password[strcspn(conn_password, "\r\n")] = '\0';
+	return ok;
+}
+
 PGconn *
 conn_open(const conn_params *params, char *errbuf, size_t errlen)
 {
-	PGconn	   *conn = PQconnectdbParams(params->keywords, params->values, 1);
+	for (;;)
+	{
+		PGconn	   *conn = PQconnectdbParams(params->keywords, params->values, 1);
 
-	if (conn && PQstatus(conn) == CONNECTION_OK)
-		return conn;
-	conn_error_text(conn, errbuf, errlen);
-	PQfinish(conn);
-	return NULL;
+		if (conn && PQstatus(conn) == CONNECTION_OK)
+			return conn;
+		/* One prompt at most, and only when the server asked for one. */
+		if (conn && PQconnectionNeedsPassword(conn) && conn_password[0] == '\0' &&
+			conn_prompt_password() && conn_password[0] != '\0')
+		{
+			PQfinish(conn);
+			continue;
+		}
+		conn_error_text(conn, errbuf, errlen);
+		PQfinish(conn);
+		return NULL;
+	}
 }

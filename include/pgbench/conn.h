@@ -17,6 +17,13 @@
 
 #define CONN_MAX_PARAMS 8
 
+/*
+ * conn_open prompts once for a password when the server asks for one and
+ * none was given (PGPASSWORD and ~/.pgpass are libpq's); later
+ * connections made from any conn_params reuse it.
+ */
+
+
 typedef struct conn_params
 {
 	const char *keywords[CONN_MAX_PARAMS];	/* NULL-terminated */
