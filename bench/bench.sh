@@ -9,13 +9,16 @@
 # shellcheck source-path=SCRIPTDIR disable=SC2034 # BM_* are read by lib/measure.sh
 set -euo pipefail
 
+# The whole script is one brace group, read before any of it runs, so that
+# editing this file during a 15-minute run cannot derail the run.
+{
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/measure.sh
 . "$top/bench/lib/measure.sh"
 # shellcheck source=lib/report.sh
 . "$top/bench/lib/report.sh"
 
-ALL_WORKLOADS="select1 select-only tpcb-like pipeline10 reconnect c500"
+ALL_WORKLOADS="select1 select1-plr select-only tpcb-like pipeline10 reconnect c500"
 
 usage() {
 	cat <<EOF
@@ -46,7 +49,8 @@ options:
                        starting a throwaway cluster (no server pinning; note
                        that pgbench -i recreates the pgbench_* tables there)
   --out DIR            keep logs and raw figures here (default a new /tmp dir)
-  --init               afterwards, also run bench/init_bench.sh OURS (if present)
+  --init               afterwards, also run bench/init_bench.sh OURS THEIRS
+                       (pgbench -i speed; its own cluster; 2 rounds with --quick)
   -h, --help           this text
 EOF
 }
@@ -56,13 +60,13 @@ THEIRS=${PGBENCH_THEIRS:-$THEIRS_DEFAULT}
 OURS=${PGBENCH_OURS:-}
 ROUNDS=8 DURATION=5 REPS=3 CLIENTS=8 MANY=500 SCALE=10
 ONLY=$ALL_WORKLOADS
-DO_CALLGRIND=1 DO_STRACE=1 PIN=1 EXISTING=0 RUN_INIT=0
+DO_CALLGRIND=1 DO_STRACE=1 PIN=1 EXISTING=0 RUN_INIT=0 QUICK=0
 SERVER_CPUS=0 CLIENT_CPUS=1
 OUT=
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--quick) ROUNDS=2 DURATION=2 REPS=1 ;;
+	--quick) ROUNDS=2 DURATION=2 REPS=1 QUICK=1 ;;
 	--rounds) ROUNDS=$2; shift ;;
 	--duration) DURATION=$2; shift ;;
 	--reps) REPS=$2; shift ;;
@@ -199,6 +203,10 @@ wl_setup() {
 	WL_CONN='' WL_DB=0 WL_TPLUS=0
 	case $1 in
 	select1)     WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 ;;
+	# select1 with progress, per-transaction logs and per-command latencies:
+	# compare its ratio to select1 for each side (the cost of -P 1 -l -r)
+	select1-plr) WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$CLIENTS" -j 1 -P 1 -l -r
+	                      --log-prefix "$OUT/plr-log"); WL_T1=500 WL_T2=1500 ;;
 	select-only) WL_ARGS=(-S -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 WL_DB=1 ;;
 	tpcb-like)   WL_ARGS=(-b tpcb-like --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=100 WL_T2=300 WL_DB=1 ;;
 	pipeline10)  WL_ARGS=(-n -f "$OUT/pipeline10.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=200 WL_T2=600 ;;
@@ -349,8 +357,14 @@ if [ $RUN_INIT = 1 ]; then
 	if [ -f "$top/bench/init_bench.sh" ]; then
 		cleanup
 		echo
-		bash "$top/bench/init_bench.sh" "$OURS"
+		if [ $QUICK = 1 ]; then
+			ROUNDS=2 bash "$top/bench/init_bench.sh" "$OURS" "$THEIRS"
+		else
+			bash "$top/bench/init_bench.sh" "$OURS" "$THEIRS"
+		fi
 	else
 		say "note: bench/init_bench.sh is not there (yet); skipped --init"
 	fi
 fi
+exit 0
+}

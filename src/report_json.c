@@ -88,15 +88,29 @@ put_int(json_writer *jw, const char *key, int64_t v)
 	fprintf(jw->out, "%" PRId64, v);
 }
 
-/* A number with fixed decimals; JSON has no NaN or infinity: null. */
+/* A number in fmt; JSON has no NaN or infinity: null. */
 static void
-put_num(json_writer *jw, const char *key, double v)
+put_num_fmt(json_writer *jw, const char *key, double v, const char *fmt)
 {
 	member(jw, key);
 	if (isfinite(v))
-		fprintf(jw->out, "%.6f", v);
+		fprintf(jw->out, fmt, v);
 	else
 		fputs("null", jw->out);
+}
+
+/* A measured figure: six decimals (nanoseconds for milliseconds). */
+static void
+put_num(json_writer *jw, const char *key, double v)
+{
+	put_num_fmt(jw, key, v, "%.6f");
+}
+
+/* A setting as the user wrote it: shortest exact-enough decimal form. */
+static void
+put_setting(json_writer *jw, const char *key, double v)
+{
+	put_num_fmt(jw, key, v, "%.15g");
 }
 
 static void
@@ -154,18 +168,18 @@ put_settings(json_writer *jw, const report_input *in)
 		put_int(jw, "duration_s", opts->duration);
 	}
 	if (opts->rate > 0)
-		put_num(jw, "rate_tps", opts->rate);
+		put_setting(jw, "rate_tps", opts->rate);
 	else
 		put_null(jw, "rate_tps");
 	if (opts->latency_limit_us > 0)
-		put_num(jw, "latency_limit_ms", 0.001 * (double) opts->latency_limit_us);
+		put_setting(jw, "latency_limit_ms", opts->latency_limit_ms);
 	else
 		put_null(jw, "latency_limit_ms");
 	put_bool(jw, "connect_each", opts->connect_each);
 	put_bool(jw, "failures_detailed", opts->failures_detailed);
 	open_block(jw, "percentiles", '[');
 	for (int i = 0; i < opts->npercentiles; i++)
-		put_num(jw, NULL, opts->percentiles[i]);
+		put_setting(jw, NULL, opts->percentiles[i]);
 	close_block(jw, ']');
 	close_block(jw, '}');
 }

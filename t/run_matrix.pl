@@ -1,0 +1,230 @@
+# run_matrix.pl — the "all scripts, all modes, -c 1..1000, -j 1..8" matrix
+# against one real cluster initialised at scale 2 by our binary.  Every
+# builtin script runs in simple, extended and prepared mode, and a custom
+# script that sends its statements in a pipeline (the fourth mode) runs in
+# extended and prepared mode, over a spread of (-c, -j) pairs from (1,1)
+# to (100,4); then a few runs with 1000 clients.  Each run must exit 0,
+# print the exact report (timings masked), say nothing on stderr but the
+# vacuum line, and leave the database consistent: one history row per
+# writing transaction and balances that add up to the history's deltas.
+# A few of the same command lines also go through the system pgbench.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PgbTest;
+use Test::More;
+use Time::HiRes ();
+
+my $started = Time::HiRes::time();
+my $node = start_cluster(max_connections => 1100);
+my %env = %{ $node->env };
+my $system = system_pgbench_path();
+
+my $dir = tempdir('pgbmatrix_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+chdir $dir or die "cannot chdir to $dir: $!";
+
+my $SCALE = 2;
+my ($rc, $out, $err) = pgbench([ '-i', '-q', '-s', $SCALE ], env => \%env);
+is($rc, 0, "initialize at scale $SCALE") or diag($err);
+
+# The fourth mode: a transaction whose statements travel in one pipeline.
+# It writes like simple-update (one account, one history row) so that the
+# same consistency checks apply, and reads back in between.
+write_file('pipeline.sql', <<'EOS');
+\set aid random(1, 100000 * :scale)
+\set tid random(1, 10 * :scale)
+\set bid random(1, :scale)
+\set delta random(-5000, 5000)
+\startpipeline
+UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+SELECT count(*) FROM pgbench_tellers WHERE tid = :tid AND bid = :bid;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+\endpipeline
+EOS
+
+# what each script is called in the report, its option, whether it adds a
+# history row per transaction, whether it moves teller and branch balances,
+# and the modes it supports
+my @SCRIPTS = (
+	{ name => 'tpcb-like', type => '<builtin: TPC-B (sort of)>', args => [ '-b', 'tpcb-like' ],
+	  history => 1, tellers => 1, modes => [qw(simple extended prepared)] },
+	{ name => 'simple-update', type => '<builtin: simple update>', args => [ '-N' ],
+	  history => 1, tellers => 0, modes => [qw(simple extended prepared)] },
+	{ name => 'select-only', type => '<builtin: select only>', args => [ '-S' ],
+	  history => 0, tellers => 0, modes => [qw(simple extended prepared)] },
+	# a custom script reports scale 1 unless -s says otherwise
+	{ name => 'pipeline', type => 'pipeline.sql', args => [ '-f', 'pipeline.sql', '-s', $SCALE ],
+	  history => 1, tellers => 0, modes => [qw(extended prepared)] },
+);
+
+# (clients, threads, transactions per client); the last column says
+# whether the run skips the vacuum (-n), so both start-ups are covered
+# (2, 8) asks for more threads than clients: pgbench runs one per client
+my @SHAPES = ([ 1, 1, 5, 0 ], [ 2, 8, 4, 1 ], [ 3, 2, 5, 1 ], [ 8, 8, 3, 0 ], [ 16, 3, 2, 1 ],
+	[ 100, 4, 1, 0 ]);
+
+# Figures that depend on timing become X; the banner carries the versions.
+sub mask
+{
+	my ($s) = @_;
+	$s =~ s/^pgbench \(.*\)$/pgbench (VERSION)/mg;
+	$s =~ s/= -?[\d.]+ ms/= X ms/g;
+	$s =~ s/tps = [\d.]+/tps = X/g;
+	return $s;
+}
+
+sub report
+{
+	my (%p) = @_;
+	return "pgbench (VERSION)\n"
+	  . "transaction type: $p{type}\n"
+	  . "scaling factor: $SCALE\n"
+	  . "query mode: $p{mode}\n"
+	  . "number of clients: $p{clients}\n"
+	  . "number of threads: $p{threads}\n"
+	  . "maximum number of tries: 1\n"
+	  . "number of transactions per client: $p{per_client}\n"
+	  . "number of transactions actually processed: $p{processed}/$p{processed}\n"
+	  . "number of failed transactions: 0 (0.000%)\n"
+	  . "latency average = X ms\n"
+	  . "initial connection time = X ms\n"
+	  . "tps = X (without initial connection time)\n";
+}
+
+# History rows, sums of account, branch and teller balances, sum of deltas.
+# With $reset, balances go back to zero and the history is emptied first
+# (one psql call): the vacuum step empties pgbench_history, so this keeps
+# "sum of balances = sum of deltas" true across every run.
+sub snapshot
+{
+	my ($reset) = @_;
+	my $sql = $reset
+	  ? 'update pgbench_accounts set abalance = 0 where abalance <> 0; '
+	  . 'update pgbench_branches set bbalance = 0; '
+	  . 'update pgbench_tellers set tbalance = 0; truncate pgbench_history; '
+	  : '';
+	my $row = $node->psql($sql
+		  . 'select (select count(*) from pgbench_history), '
+		  . '(select coalesce(sum(abalance), 0) from pgbench_accounts), '
+		  . '(select coalesce(sum(bbalance), 0) from pgbench_branches), '
+		  . '(select coalesce(sum(tbalance), 0) from pgbench_tellers), '
+		  . '(select coalesce(sum(delta), 0) from pgbench_history)');
+	my %s;
+	@s{qw(history a b t delta)} = split /\|/, $row;
+	return \%s;
+}
+
+my $runs = 0;
+my $transactions = 0;
+
+# One run of our pgbench with every check.
+sub check_run
+{
+	my ($script, $mode, $clients, $threads, $per_client, $novacuum) = @_;
+	my @args = (@{ $script->{args} }, '-M', $mode, '-c', $clients, '-j', $threads,
+		'-t', $per_client, $novacuum ? ('-n') : ());
+	my $name = "$script->{name} -M $mode -c $clients -j $threads -t $per_client"
+	  . ($novacuum ? ' -n' : '');
+	my $processed = $clients * $per_client;
+	my $capped = $threads > $clients ? $clients : $threads;
+
+	my $before = snapshot(!$novacuum);
+	my $t0 = Time::HiRes::time();
+	my ($code, $stdout, $stderr) = pgbench(\@args, env => \%env);
+	note(sprintf('%s: %.2f s', $name, Time::HiRes::time() - $t0));
+	$runs++;
+	$transactions += $processed;
+
+	is($code, 0, "$name: exit code");
+	is(mask($stdout),
+		report(type => $script->{type}, mode => $mode, clients => $clients,
+			threads => $capped, per_client => $per_client, processed => $processed),
+		"$name: report");
+	is($stderr, $novacuum ? '' : "starting vacuum...end.\n",
+		"$name: stderr");
+
+	my $after = snapshot();
+	is($after->{history} - $before->{history}, $script->{history} ? $processed : 0,
+		"$name: history rows added");
+	is($after->{a}, $after->{delta}, "$name: sum(abalance) = sum(delta)");
+	my $moved = $after->{delta} - $before->{delta};
+	my $expect_bt = $script->{tellers} ? $moved : 0;
+	ok($after->{b} - $before->{b} == $expect_bt && $after->{t} - $before->{t} == $expect_bt,
+		"$name: branch and teller balances moved by "
+		  . ($script->{tellers} ? 'the deltas' : 'nothing')
+		  . " ($after->{b}-$before->{b}, $after->{t}-$before->{t}, $moved)");
+	return ($code, $stdout, $stderr);
+}
+
+# ---- the matrix -----------------------------------------------------------
+
+for my $script (@SCRIPTS)
+{
+	for my $mode (@{ $script->{modes} })
+	{
+		for my $shape (@SHAPES)
+		{
+			check_run($script, $mode, @$shape);
+		}
+	}
+}
+
+# ---- 1000 clients -----------------------------------------------------------
+
+my %by_name = map { $_->{name} => $_ } @SCRIPTS;
+check_run($by_name{'tpcb-like'}, 'simple', 1000, 8, 1, 0);
+check_run($by_name{'select-only'}, 'prepared', 1000, 2, 1, 1);
+check_run($by_name{'pipeline'}, 'extended', 1000, 8, 1, 1);
+
+# ---- pipelines need the extended protocol -------------------------------------
+
+($rc, $out, $err) = pgbench([ '-n', '-M', 'simple', '-f', 'pipeline.sql', '-t', '1' ],
+	env => \%env);
+is($rc, 2, 'pipeline in simple mode: exit code 2');
+like($out, qr/^number of transactions actually processed: 0\/1\n/m,
+	'pipeline in simple mode: nothing processed');
+is($err,
+	"pgbench: error: client 0 aborted in command 4 (startpipeline) of script 0; "
+	  . "cannot use pipeline mode with the simple query protocol\n"
+	  . "pgbench: error: Run was aborted; the above results are incomplete.\n",
+	'pipeline in simple mode: the client aborts at \\startpipeline');
+
+# ---- the same command lines through the system pgbench ----------------------
+
+my @rows = (
+	[ '-b', 'tpcb-like', '-M', 'simple', '-c', '3', '-j', '2', '-t', '5' ],
+	[ '-N', '-M', 'extended', '-c', '16', '-j', '3', '-t', '2', '-n' ],
+	[ '-S', '-M', 'prepared', '-c', '8', '-j', '8', '-t', '3' ],
+	[ '-S', '-M', 'simple', '-c', '2', '-j', '5', '-t', '3', '-n' ],
+	[ '-f', 'pipeline.sql', '-s', $SCALE, '-M', 'prepared', '-c', '8', '-j', '3', '-t', '3', '-n' ],
+	[ '-f', 'pipeline.sql', '-s', $SCALE, '-M', 'extended', '-c', '1', '-j', '1', '-t', '5', '-n' ],
+	[ '-f', 'pipeline.sql', '-M', 'simple', '-t', '1', '-n' ],
+);
+
+SKIP:
+{
+	skip 'no system pgbench to compare with', 3 * @rows unless $system;
+
+	for my $args (@rows)
+	{
+		my @r1 = system_pgbench($args, env => \%env);
+		my @r2 = pgbench($args, env => \%env);
+		my $name = "same as system pgbench: @$args";
+		is($r2[0], $r1[0], "$name: exit code");
+		is(mask($r2[1]), mask($r1[1]), "$name: stdout");
+		is(mask($r2[2]), mask($r1[2]), "$name: stderr");
+	}
+}
+
+# ---- the server saw no failing statement in all of this ---------------------
+
+my @server_errors = grep { /\b(ERROR|FATAL|PANIC):/ } split /^/, slurp("$node->{base}/server.log");
+is(scalar(@server_errors), 0, 'server log: no errors')
+  or diag(join('', @server_errors[ 0 .. ($#server_errors < 9 ? $#server_errors : 9) ]));
+
+$node->stop;
+my $elapsed = Time::HiRes::time() - $started;
+note(sprintf('%d matrix runs, %d transactions, %.1f s', $runs, $transactions, $elapsed));
+done_testing();
