@@ -228,6 +228,8 @@ my @RUNTIME_ERRORS = (
 	[ 'double to int overflow', [ 'int(1e30)' ] ],
 	[ 'boolean coerced to int', [ 'true = true' ] ],
 	[ 'undefined variable', [ ':nosuch + 1' ] ],
+	# the reference page shows "5 or 0" as TRUE; the program refuses it
+	[ 'int operand of or', [ '5 or 0' ] ],
 );
 
 # The oracle's exact error lines for a few of the cases above.
@@ -235,6 +237,7 @@ my %RUNTIME_ERROR_LINES = (
 	'division by zero' => 'pgbench: error: division by zero',
 	'bigint add overflow' => 'pgbench: error: bigint add out of range',
 	'random range too large' => 'pgbench: error: random range is too large',
+	'int operand of or' => 'pgbench: error: cannot coerce int to boolean',
 	'gaussian parameter too small' =>
 	  'pgbench: error: gaussian parameter must be at least 2.000000 (not 1.999000)',
 );
