@@ -242,6 +242,9 @@ fail_side() {
 	say "  $w $side FAILED: $3"
 }
 
+# The -l logs of select1-plr grow by ~100 MB a round: keep only the last.
+drop_txlogs() { rm -f "$OUT"/plr-log.*; }
+
 skip_side() { [ "$2" = ours ] && [ -n "${OURS_FAILED[$1]:-}" ]; }
 
 # throughput WORKLOAD: ROUNDS alternating -T runs per binary, after one
@@ -254,6 +257,7 @@ throughput() {
 	for r in $(seq 1 "$ROUNDS"); do
 		for side in $(order_of "$r"); do
 			skip_side "$w" "$side" && continue
+			drop_txlogs
 			log=$OUT/$w.$side.tps.$r.log
 			if ! bm_timed "$(bin_of "$side")" "$log" $((DURATION + 300)) "${WL_ARGS[@]}" -T $((DURATION + WL_TPLUS)); then
 				fail_side "$w" "$side" "$BM_WHY" "$log"
@@ -287,6 +291,7 @@ per_tx() {
 	for r in $(seq 1 "$REPS"); do
 		for side in $(order_of "$r"); do
 			skip_side "$w" "$side" && continue
+			drop_txlogs
 			log1=$OUT/$w.$side.${tool#bm_}.$r.t$WL_T1.log
 			log2=$OUT/$w.$side.${tool#bm_}.$r.t$t2.log
 			if ! $tool "$(bin_of "$side")" "$log1" "${WL_ARGS[@]}" -t "$WL_T1"; then
