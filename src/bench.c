@@ -326,6 +326,7 @@ init_context(run_context *ctx, const pgb_options *opts)
 	/* -R is a total rate: each thread schedules its share */
 	ctx->throttle_delay = opts->rate > 0 ? 1000000.0 / opts->rate * ctx->nthreads : 0.0;
 	ctx->latency_limit = opts->latency_limit_us;
+	ctx->retry = retry_policy_from(opts);
 	ctx->per_script_stats = opts->scripts->nscripts > 1;
 	ctx->per_command = opts->report_per_command;
 	ctx->debug = opts->debug;

@@ -9,7 +9,6 @@
  * are reused), PQconsumeInput only when the socket was readable and libpq
  * still lacks a whole result, and the clock read at most once per pass.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,16 +174,6 @@ choose_script(worker *w)
 	return i;
 }
 
-/* A delay drawn so that the delays form a Poisson process of mean center. */
-static int64_t
-poisson_delay(prng_state *rs, double center)
-{
-	/* 1 - [0,1) is in (0,1]: log() stays finite */
-	double		uniform = 1.0 - prng_double(rs);
-
-	return (int64_t) (-log(uniform) * center + 0.5);
-}
-
 /* Account one transaction (or one skipped slot) in the thread's stats. */
 static void
 account_transaction(client *c, worker *w, pg_time_usec_t *now, bool skipped)
@@ -236,7 +225,8 @@ prepare_throttle(client *c, worker *w, pg_time_usec_t *now)
 {
 	const run_context *ctx = w->ctx;
 
-	w->throttle_trigger += poisson_delay(&w->throttle_rs, ctx->throttle_delay);
+	/* the delays between starts form a Poisson process of this thread's rate */
+	w->throttle_trigger += random_poisson(&w->throttle_rs, ctx->throttle_delay);
 	c->txn_scheduled = w->throttle_trigger;
 
 	/* under -L, a slot that is already too late is skipped, not run */
@@ -422,10 +412,52 @@ send_failed(const client *c, const run_context *ctx, const command *cmd)
 	return CSTATE_ABORTED;
 }
 
-static void
-reset_result_reading(client *c)
+static bool
+send_simple_query(client *c, const run_context *ctx, const command *cmd)
 {
-	c->qrynum = 0;
+	if (!build_simple_sql(c, &cmd->sql))
+		return false;
+	client_trace(ctx, "client %d sending %s", c->id, c->sql_buf);
+	return PQsendQuery(c->conn, c->sql_buf) != 0;
+}
+
+static bool
+send_extended_query(client *c, const run_context *ctx, const command *cmd)
+{
+	const char *params[PGB_MAX_ARGS];
+
+	fill_params(c, &cmd->sql, params);
+	client_trace(ctx, "client %d sending %s", c->id, cmd->sql.param_text);
+	return PQsendQueryParams(c->conn, cmd->sql.param_text, cmd->sql.nparams,
+							 NULL, params, NULL, NULL, 0) != 0;
+}
+
+/*
+ * -M prepared: the first use of a command on this connection prepares it.
+ * Outside a pipeline the client then waits for the PREPARE (WAIT_PREPARE);
+ * inside one the Parse simply goes ahead of the Bind.
+ */
+static client_state
+send_sql_prepared(client *c, const run_context *ctx, const command *cmd,
+				  bool in_pipeline)
+{
+	int			flat = flat_command_index(c, ctx);
+
+	if (!c->prepared[flat])
+	{
+		const char *name = ctx->prepared_names[flat];
+
+		client_trace(ctx, "client %d preparing %s", c->id, name);
+		c->prepared[flat] = true;
+		if (!PQsendPrepare(c->conn, name, cmd->sql.param_text,
+						   cmd->sql.nparams, NULL))
+			return send_failed(c, ctx, cmd);
+		if (!in_pipeline)
+			return CSTATE_WAIT_PREPARE;
+	}
+	if (!send_prepared_query(c, ctx, cmd))
+		return send_failed(c, ctx, cmd);
+	return in_pipeline ? CSTATE_END_COMMAND : CSTATE_WAIT_RESULT;
 }
 
 static client_state
@@ -445,47 +477,13 @@ send_sql(client *c, const run_context *ctx, const command *cmd)
 		return CSTATE_ABORTED;
 	}
 
-	reset_result_reading(c);
-	switch (ctx->opts->query_mode)
-	{
-		case QUERY_SIMPLE:
-			if (!build_simple_sql(c, &cmd->sql))
-				return send_failed(c, ctx, cmd);
-			client_trace(ctx, "client %d sending %s", c->id, c->sql_buf);
-			sent = PQsendQuery(c->conn, c->sql_buf) != 0;
-			break;
-		case QUERY_EXTENDED:
-			{
-				const char *params[PGB_MAX_ARGS];
-
-				fill_params(c, &cmd->sql, params);
-				client_trace(ctx, "client %d sending %s", c->id, cmd->sql.param_text);
-				sent = PQsendQueryParams(c->conn, cmd->sql.param_text, cmd->sql.nparams,
-										 NULL, params, NULL, NULL, 0) != 0;
-				break;
-			}
-		case QUERY_PREPARED:
-		default:
-			{
-				int			flat = flat_command_index(c, ctx);
-
-				if (!c->prepared[flat])
-				{
-					const char *name = ctx->prepared_names[flat];
-
-					client_trace(ctx, "client %d preparing %s", c->id, name);
-					c->prepared[flat] = true;
-					if (!PQsendPrepare(c->conn, name, cmd->sql.param_text,
-									   cmd->sql.nparams, NULL))
-						return send_failed(c, ctx, cmd);
-					/* in a pipeline the Parse simply goes ahead of the Bind */
-					if (!in_pipeline)
-						return CSTATE_WAIT_PREPARE;
-				}
-				sent = send_prepared_query(c, ctx, cmd);
-				break;
-			}
-	}
+	c->qrynum = 0;
+	if (ctx->opts->query_mode == QUERY_SIMPLE)
+		sent = send_simple_query(c, ctx, cmd);
+	else if (ctx->opts->query_mode == QUERY_EXTENDED)
+		sent = send_extended_query(c, ctx, cmd);
+	else
+		return send_sql_prepared(c, ctx, cmd, in_pipeline);
 
 	if (!sent)
 		return send_failed(c, ctx, cmd);
@@ -514,33 +512,58 @@ start_command(client *c, worker *w, pg_time_usec_t *now)
 		c->stmt_begin = client_now(now);
 
 	if (cmd->type == SQL_COMMAND)
-		return send_sql(c, ctx, cmd);
-
-	next = metacmd_execute(c, w, cmd, now);
-	if (next == CSTATE_ABORTED)
-		c->error = RETRY_ERROR_META;
+		next = send_sql(c, ctx, cmd);
+	else
+	{
+		next = metacmd_execute(c, w, cmd, now);
+		if (next == CSTATE_ABORTED)
+			c->error = RETRY_ERROR_META;
+	}
+	/* pgbench's trace shows a first, failed, look for the answer here */
+	if (next == CSTATE_WAIT_RESULT)
+		client_trace(ctx, "client %d receiving", c->id);
 	return next;
 }
 
 /* ---- reading results -------------------------------------------------- */
 
+/* Where the connection is lost while rolling back: pgbench's message. */
+static void
+report_rollback_failure(const client *c, const char *reason)
+{
+	diag_error("client %d aborted while rolling back the transaction after an error; %s",
+			   c->id, reason);
+}
+
 /*
- * Read what libpq has without blocking.  Returns true when a whole result
- * (or the end of the command, NULL) can be fetched, false to wait for the
- * socket.  *dead is set when the connection broke.
+ * Next result of the current command without blocking: PQconsumeInput
+ * only when libpq still lacks a whole result.  true: *res is the result,
+ * or NULL at the end of the command.  false: the client leaves the state
+ * for *next, which is waiting (the socket must become readable first) or
+ * ABORTED after reporting that the connection broke.
  */
 static bool
-input_ready(client *c, bool *dead)
+next_result(client *c, client_state waiting, PGresult **res, client_state *next)
 {
-	*dead = false;
-	if (!PQisBusy(c->conn))
-		return true;
-	if (!PQconsumeInput(c->conn))
+	if (PQisBusy(c->conn))
 	{
-		*dead = true;
-		return false;
+		if (!PQconsumeInput(c->conn))
+		{
+			if (waiting == CSTATE_WAIT_ROLLBACK)
+				report_rollback_failure(c, "perhaps the backend died while processing");
+			else
+				client_command_failed(c, "SQL", "perhaps the backend died while processing");
+			*next = CSTATE_ABORTED;
+			return false;
+		}
+		if (PQisBusy(c->conn))
+		{
+			*next = waiting;
+			return false;
+		}
 	}
-	return !PQisBusy(c->conn);
+	*res = PQgetResult(c->conn);
+	return true;
 }
 
 /* Store one row of res into variables named prefix + column name. */
@@ -634,53 +657,42 @@ check_gset(client *c, const run_context *ctx, const command *cmd, const PGresult
 }
 
 /*
- * Consume results of a plain (non-pipeline) command as they come: each
- * result is handled when it arrives; the last one is kept for \gset until
- * the end of the command shows it was the last.
+ * Take one result of a plain command (res is consumed).  The latest is kept
+ * for \gset until the end of the command shows it was the last.  false
+ * after reporting why the client aborts.
  */
-static client_state
-read_command_results(client *c, const run_context *ctx)
+static bool
+take_command_result(client *c, const run_context *ctx, const command *cmd, PGresult *res)
 {
-	const command *cmd = current_command(c, ctx);
-	bool		dead;
-
-	for (;;)
+	/* after a retriable failure, the rest of the command is only drained */
+	if (c->error != RETRY_ERROR_NONE)
 	{
-		PGresult   *res;
-
-		if (!input_ready(c, &dead))
-		{
-			if (!dead)
-				return CSTATE_WAIT_RESULT;
-			client_command_failed(c, "SQL", "perhaps the backend died while processing");
-			return CSTATE_ABORTED;
-		}
-		res = PQgetResult(c->conn);
-		if (res == NULL)
-			break;
-
-		if (c->error != RETRY_ERROR_NONE)
-		{
-			/* after a retryable failure, drain the rest of the command */
-			PQclear(res);
-			continue;
-		}
-		if (cmd->meta == META_GSET)
-		{
-			PQclear(c->gset_last);
-			c->gset_last = NULL;
-		}
-		if (!handle_result(c, ctx, cmd, res))
-		{
-			PQclear(res);
-			return CSTATE_ABORTED;
-		}
-		c->qrynum++;
-		if (cmd->meta == META_GSET && c->error == RETRY_ERROR_NONE)
-			c->gset_last = res;
-		else
-			PQclear(res);
+		PQclear(res);
+		return true;
 	}
+	if (cmd->meta == META_GSET)
+	{
+		PQclear(c->gset_last);
+		c->gset_last = NULL;
+	}
+	if (!handle_result(c, ctx, cmd, res))
+	{
+		PQclear(res);
+		return false;
+	}
+	c->qrynum++;
+	if (cmd->meta == META_GSET && c->error == RETRY_ERROR_NONE)
+		c->gset_last = res;
+	else
+		PQclear(res);
+	return true;
+}
+
+/* Every result of a plain command is in: where the client goes next. */
+static client_state
+command_results_done(client *c, const run_context *ctx, const command *cmd)
+{
+	bool		ok;
 
 	if (c->error != RETRY_ERROR_NONE)
 		return CSTATE_ERROR;
@@ -689,16 +701,40 @@ read_command_results(client *c, const run_context *ctx)
 		diag_error("client %d command %d: no results", c->id, c->command);
 		return CSTATE_ABORTED;
 	}
-	if (cmd->meta == META_GSET)
-	{
-		bool		ok = check_gset(c, ctx, cmd, c->gset_last);
+	if (cmd->meta != META_GSET)
+		return CSTATE_END_COMMAND;
+	ok = check_gset(c, ctx, cmd, c->gset_last);
+	PQclear(c->gset_last);
+	c->gset_last = NULL;
+	return ok ? CSTATE_END_COMMAND : CSTATE_ABORTED;
+}
 
-		PQclear(c->gset_last);
-		c->gset_last = NULL;
-		if (!ok)
+/* Consume the results of a plain (non-pipeline) command as they come. */
+static client_state
+read_command_results(client *c, const run_context *ctx)
+{
+	const command *cmd = current_command(c, ctx);
+	PGresult   *res;
+	client_state next;
+
+	while (next_result(c, CSTATE_WAIT_RESULT, &res, &next))
+	{
+		if (res == NULL)
+			return command_results_done(c, ctx, cmd);
+		if (!take_command_result(c, ctx, cmd, res))
 			return CSTATE_ABORTED;
 	}
-	return CSTATE_END_COMMAND;
+	return next;
+}
+
+/* The sync closing the pipeline has come: leave pipeline mode. */
+static client_state
+end_pipeline(client *c)
+{
+	if (PQexitPipelineMode(c->conn) != 1)
+		diag_error("client %d failed to exit pipeline mode: %s", c->id,
+				   PQerrorMessage(c->conn));
+	return c->error != RETRY_ERROR_NONE ? CSTATE_ERROR : CSTATE_END_COMMAND;
 }
 
 /*
@@ -709,21 +745,14 @@ static client_state
 read_pipeline_results(client *c, const run_context *ctx)
 {
 	const command *cmd = current_command(c, ctx);
-	bool		dead;
+	PGresult   *res;
+	client_state next;
 
-	for (;;)
+	while (next_result(c, CSTATE_WAIT_RESULT, &res, &next))
 	{
-		PGresult   *res;
 		ExecStatusType status;
+		bool		ok;
 
-		if (!input_ready(c, &dead))
-		{
-			if (!dead)
-				return CSTATE_WAIT_RESULT;
-			client_command_failed(c, "SQL", "perhaps the backend died while processing");
-			return CSTATE_ABORTED;
-		}
-		res = PQgetResult(c->conn);
 		if (res == NULL)
 		{
 			/* end of one query's results: numbering restarts */
@@ -738,24 +767,21 @@ read_pipeline_results(client *c, const run_context *ctx)
 			client_trace(ctx, "client %d pipeline ending", c->id);
 			if (--c->num_syncs > 0)
 				continue;
-			if (PQexitPipelineMode(c->conn) != 1)
-				diag_error("client %d failed to exit pipeline mode: %s", c->id,
-						   PQerrorMessage(c->conn));
-			return c->error != RETRY_ERROR_NONE ? CSTATE_ERROR : CSTATE_END_COMMAND;
+			return end_pipeline(c);
 		}
+		/* after a failure the server skips the rest: nothing to handle */
 		if (c->error != RETRY_ERROR_NONE || status == PGRES_PIPELINE_ABORTED)
 		{
 			PQclear(res);
 			continue;
 		}
-		if (!handle_result(c, ctx, cmd, res))
-		{
-			PQclear(res);
-			return CSTATE_ABORTED;
-		}
+		ok = handle_result(c, ctx, cmd, res);
 		PQclear(res);
+		if (!ok)
+			return CSTATE_ABORTED;
 		c->qrynum++;
 	}
+	return next;
 }
 
 static client_state
@@ -771,31 +797,24 @@ static client_state
 wait_prepare(client *c, const run_context *ctx)
 {
 	const command *cmd = current_command(c, ctx);
-	bool		dead;
+	PGresult   *res;
+	client_state next;
 
-	for (;;)
+	while (next_result(c, CSTATE_WAIT_PREPARE, &res, &next))
 	{
-		PGresult   *res;
-
-		if (!input_ready(c, &dead))
-		{
-			if (!dead)
-				return CSTATE_WAIT_PREPARE;
-			client_command_failed(c, "SQL", "perhaps the backend died while processing");
-			return CSTATE_ABORTED;
-		}
-		res = PQgetResult(c->conn);
 		if (res == NULL)
-			break;
+		{
+			c->qrynum = 0;
+			if (!send_prepared_query(c, ctx, cmd))
+				return send_failed(c, ctx, cmd);
+			return CSTATE_WAIT_RESULT;
+		}
 		/* pgbench reports a failed PREPARE and lets the execution fail */
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
 			diag_error("%s", PQerrorMessage(c->conn));
 		PQclear(res);
 	}
-	reset_result_reading(c);
-	if (!send_prepared_query(c, ctx, cmd))
-		return send_failed(c, ctx, cmd);
-	return CSTATE_WAIT_RESULT;
+	return next;
 }
 
 /* ---- the error path (serialization and deadlock failures) -------------- */
@@ -811,10 +830,10 @@ tries_elapsed(const client *c, const retry_policy *policy, pg_time_usec_t *now)
 static client_state
 after_rollback(client *c, worker *w, pg_time_usec_t *now)
 {
-	retry_policy policy = retry_policy_from(w->ctx->opts);
-	int64_t		elapsed = w->timer_exceeded ? 0 : tries_elapsed(c, &policy, now);
+	const retry_policy *policy = &w->ctx->retry;
+	int64_t		elapsed = w->timer_exceeded ? 0 : tries_elapsed(c, policy, now);
 
-	switch (retry_decide(&policy, c->error, c->tries, elapsed, w->timer_exceeded))
+	switch (retry_decide(policy, c->error, c->tries, elapsed, w->timer_exceeded))
 	{
 		case RETRY_AGAIN:
 			return CSTATE_RETRY;
@@ -826,7 +845,10 @@ after_rollback(client *c, worker *w, pg_time_usec_t *now)
 	return CSTATE_FINISHED;
 }
 
-/* Leave a pipeline after an error: sync, then drop everything up to it. */
+/*
+ * Leave a pipeline after an error: sync, then drop everything up to it.
+ * This waits for the server, as pgbench does, on the error path only.
+ */
 static bool
 discard_until_sync(client *c)
 {
@@ -844,8 +866,7 @@ discard_until_sync(client *c)
 		if (PQstatus(c->conn) == CONNECTION_BAD)
 		{
 			PQclear(res);
-			diag_error("client %d aborted while rolling back the transaction after an error; perhaps the backend died while processing",
-					   c->id);
+			report_rollback_failure(c, "perhaps the backend died while processing");
 			return false;
 		}
 		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC)
@@ -894,42 +915,32 @@ handle_error(client *c, worker *w, pg_time_usec_t *now)
 static client_state
 wait_rollback(client *c, worker *w, pg_time_usec_t *now)
 {
-	bool		dead;
+	PGresult   *res;
+	client_state next;
 
 	client_trace(w->ctx, "client %d receiving", c->id);
-	for (;;)
+	while (next_result(c, CSTATE_WAIT_ROLLBACK, &res, &next))
 	{
-		PGresult   *res;
-
-		if (!input_ready(c, &dead))
-		{
-			if (!dead)
-				return CSTATE_WAIT_ROLLBACK;
-			diag_error("client %d aborted while rolling back the transaction after an error; perhaps the backend died while processing",
-					   c->id);
-			return CSTATE_ABORTED;
-		}
-		res = PQgetResult(c->conn);
 		if (res == NULL)
 			return after_rollback(c, w, now);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
 		{
-			diag_error("client %d aborted while rolling back the transaction after an error; %s",
-					   c->id, PQerrorMessage(c->conn));
+			report_rollback_failure(c, PQerrorMessage(c->conn));
 			PQclear(res);
 			return CSTATE_ABORTED;
 		}
 		PQclear(res);
 	}
+	return next;
 }
 
 static client_state
 retry_transaction(client *c, worker *w, pg_time_usec_t *now)
 {
-	retry_policy policy = retry_policy_from(w->ctx->opts);
+	const retry_policy *policy = &w->ctx->retry;
 
-	if (policy.verbose_errors)
-		retry_report_try(&policy, c->id, true, c->tries, tries_elapsed(c, &policy, now));
+	if (policy->verbose_errors)
+		retry_report_try(policy, c->id, true, c->tries, tries_elapsed(c, policy, now));
 	c->tries++;
 	/* -r counts the retry against the command that failed */
 	if (w->ctx->per_command)
@@ -945,16 +956,42 @@ retry_transaction(client *c, worker *w, pg_time_usec_t *now)
 static client_state
 fail_transaction(client *c, worker *w, pg_time_usec_t *now)
 {
-	retry_policy policy = retry_policy_from(w->ctx->opts);
+	const retry_policy *policy = &w->ctx->retry;
 
 	if (w->ctx->per_command)
 		w->stats.per_command[flat_command_index(c, w->ctx)].failures++;
-	if (policy.verbose_errors)
-		retry_report_try(&policy, c->id, false, c->tries, tries_elapsed(c, &policy, now));
+	if (policy->verbose_errors)
+		retry_report_try(policy, c->id, false, c->tries, tries_elapsed(c, policy, now));
 	return CSTATE_END_TX;
 }
 
 /* ---- the state machine -------------------------------------------------- */
+
+/* A new transaction: pick its script.  -T may already be over. */
+static client_state
+choose_transaction(client *c, worker *w)
+{
+	const run_context *ctx = w->ctx;
+
+	c->script = choose_script(w);
+	c->error = RETRY_ERROR_NONE;
+	c->tries = 1;
+	client_trace(ctx, "client %d executing script \"%s\"", c->id,
+				 ctx->scripts->scripts[c->script].desc);
+	if (w->timer_exceeded)
+		return CSTATE_FINISHED;
+	return ctx->throttle_delay > 0 ? CSTATE_PREPARE_THROTTLE : CSTATE_START_TX;
+}
+
+/* A timed wait (-R schedule, \sleep) is over when due; -T ends it early. */
+static client_state
+timed_wait(const worker *w, pg_time_usec_t until, pg_time_usec_t *now,
+		   client_state waiting, client_state due)
+{
+	if (w->timer_exceeded)
+		return CSTATE_FINISHED;
+	return client_now(now) < until ? waiting : due;
+}
 
 static void
 end_command(client *c, worker *w, pg_time_usec_t *now)
@@ -970,22 +1007,12 @@ end_command(client *c, worker *w, pg_time_usec_t *now)
 void
 client_advance(client *c, worker *w, pg_time_usec_t *now)
 {
-	const run_context *ctx = w->ctx;
-
 	for (;;)
 	{
 		switch (c->state)
 		{
 			case CSTATE_CHOOSE_SCRIPT:
-				c->script = choose_script(w);
-				c->error = RETRY_ERROR_NONE;
-				c->tries = 1;
-				client_trace(ctx, "client %d executing script \"%s\"", c->id,
-							 ctx->scripts->scripts[c->script].desc);
-				if (w->timer_exceeded)
-					c->state = CSTATE_FINISHED;
-				else
-					c->state = ctx->throttle_delay > 0 ? CSTATE_PREPARE_THROTTLE : CSTATE_START_TX;
+				c->state = choose_transaction(c, w);
 				break;
 
 			case CSTATE_PREPARE_THROTTLE:
@@ -993,9 +1020,9 @@ client_advance(client *c, worker *w, pg_time_usec_t *now)
 				break;
 
 			case CSTATE_THROTTLE:
-				if (!w->timer_exceeded && client_now(now) < c->txn_scheduled)
+				c->state = timed_wait(w, c->txn_scheduled, now, CSTATE_THROTTLE, CSTATE_START_TX);
+				if (c->state == CSTATE_THROTTLE)
 					return;
-				c->state = w->timer_exceeded ? CSTATE_FINISHED : CSTATE_START_TX;
 				break;
 
 			case CSTATE_START_TX:
@@ -1012,41 +1039,27 @@ client_advance(client *c, worker *w, pg_time_usec_t *now)
 
 			case CSTATE_START_COMMAND:
 				c->state = start_command(c, w, now);
-				/*
-				 * The answer is not there yet: reading now would only cost
-				 * a recv() that fails.  Wait for the socket instead.
-				 */
+				/* the answer cannot be there yet: reading would only fail */
 				if (c->state == CSTATE_WAIT_RESULT || c->state == CSTATE_WAIT_PREPARE)
-				{
-					/* pgbench's trace shows this first, failed, look too */
-					if (c->state == CSTATE_WAIT_RESULT)
-						client_trace(ctx, "client %d receiving", c->id);
 					return;
-				}
 				break;
 
 			case CSTATE_WAIT_PREPARE:
-				c->state = wait_prepare(c, ctx);
+				c->state = wait_prepare(c, w->ctx);
 				if (c->state == CSTATE_WAIT_PREPARE)
 					return;
 				break;
 
 			case CSTATE_WAIT_RESULT:
-				c->state = wait_result(c, ctx);
+				c->state = wait_result(c, w->ctx);
 				if (c->state == CSTATE_WAIT_RESULT)
 					return;
 				break;
 
 			case CSTATE_SLEEP:
-				/* -T ends the run even in the middle of a \sleep */
-				if (w->timer_exceeded)
-				{
-					c->state = CSTATE_FINISHED;
-					break;
-				}
-				if (client_now(now) < c->sleep_until)
+				c->state = timed_wait(w, c->sleep_until, now, CSTATE_SLEEP, CSTATE_END_COMMAND);
+				if (c->state == CSTATE_SLEEP)
 					return;
-				c->state = CSTATE_END_COMMAND;
 				break;
 
 			case CSTATE_END_COMMAND:

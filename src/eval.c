@@ -48,6 +48,14 @@ eval_type_name(pgb_value_type type)
 	return "unknown";
 }
 
+/* The "%f" text of d in buf, for messages. */
+static const char *
+eval_fixed_text(double d, char *buf, size_t len)
+{
+	var_format_double_fixed(d, buf, len);
+	return buf;
+}
+
 /* ---- coercions ----------------------------------------------------------- */
 
 bool
@@ -81,8 +89,8 @@ value_to_int(eval_context *ctx, const pgb_value *v, int64_t *out)
 			*out = (int64_t) d;
 			return true;
 		}
-		var_format_double_fixed(d, shown, sizeof(shown));
-		return eval_fail(ctx, "double to int overflow for %s", shown);
+		return eval_fail(ctx, "double to int overflow for %s",
+						 eval_fixed_text(d, shown, sizeof(shown)));
 	}
 	return eval_fail(ctx, "cannot coerce %s to int", eval_type_name(v->type));
 }
@@ -103,9 +111,8 @@ value_to_double(eval_context *ctx, const pgb_value *v, double *out)
 	return eval_fail(ctx, "cannot coerce %s to double", eval_type_name(v->type));
 }
 
-/* CASE conditions are lenient: any non-zero number counts as true. */
-static bool
-eval_truth(const pgb_value *v)
+bool
+value_truth(const pgb_value *v)
 {
 	switch (v->type)
 	{
@@ -172,7 +179,7 @@ eval_case(eval_context *ctx, int nargs, expr_node *const *args, pgb_value *out)
 
 		if (!expr_evaluate(ctx, args[i], &cond))
 			return false;
-		if (eval_truth(&cond))
+		if (value_truth(&cond))
 			return expr_evaluate(ctx, args[i + 1], out);
 	}
 	if (i < nargs)
@@ -183,8 +190,70 @@ eval_case(eval_context *ctx, int nargs, expr_node *const *args, pgb_value *out)
 
 /* ---- arithmetic and comparison ------------------------------------------- */
 
+/*
+ * The two operands of an arithmetic operator or a comparison, in the type
+ * pgbench computes in: doubles when either is a double (modulo excepted,
+ * which is always on ints), else ints.
+ */
+typedef struct eval_operands
+{
+	bool		is_double;
+	int64_t		li,
+				ri;
+	double		ld,
+				rd;
+} eval_operands;
+
 static bool
-eval_double_binary(expr_func func, double l, double r, pgb_value *out)
+eval_coerce_operands(eval_context *ctx, expr_func func, const pgb_value *l,
+					 const pgb_value *r, eval_operands *ops)
+{
+	bool		is_mod = (func == PGBF_MOD || func == PGBF_MOD_FUNC);
+
+	ops->is_double = (l->type == PGBT_DOUBLE || r->type == PGBT_DOUBLE) && !is_mod;
+	if (ops->is_double)
+		return value_to_double(ctx, l, &ops->ld) && value_to_double(ctx, r, &ops->rd);
+	return value_to_int(ctx, l, &ops->li) && value_to_int(ctx, r, &ops->ri);
+}
+
+/*
+ * =, <>, <= and < from "less" and "equal" alone, whatever the type; NaN is
+ * neither less nor equal, which gives C's answers for it (only <> holds).
+ */
+static bool
+eval_compare(eval_context *ctx, expr_func func, const pgb_value *l,
+			 const pgb_value *r, pgb_value *out)
+{
+	eval_operands ops;
+	bool		less,
+				equal;
+
+	if (!eval_coerce_operands(ctx, func, l, r, &ops))
+		return false;
+	less = ops.is_double ? ops.ld < ops.rd : ops.li < ops.ri;
+	equal = ops.is_double ? ops.ld == ops.rd : ops.li == ops.ri;
+	switch (func)
+	{
+		case PGBF_EQ:
+			*out = pgb_value_bool(equal);
+			return true;
+		case PGBF_NE:
+			*out = pgb_value_bool(!equal);
+			return true;
+		case PGBF_LE:
+			*out = pgb_value_bool(less || equal);
+			return true;
+		case PGBF_LT:
+			*out = pgb_value_bool(less);
+			return true;
+		default:
+			return eval_fail(ctx, "unexpected operator %d", (int) func);
+	}
+}
+
+static bool
+eval_double_arith(eval_context *ctx, expr_func func, double l, double r,
+				  pgb_value *out)
 {
 	switch (func)
 	{
@@ -200,20 +269,8 @@ eval_double_binary(expr_func func, double l, double r, pgb_value *out)
 		case PGBF_DIV:
 			*out = pgb_value_double(l / r);
 			return true;
-		case PGBF_EQ:
-			*out = pgb_value_bool(l == r);
-			return true;
-		case PGBF_NE:
-			*out = pgb_value_bool(l != r);
-			return true;
-		case PGBF_LE:
-			*out = pgb_value_bool(l <= r);
-			return true;
-		case PGBF_LT:
-			*out = pgb_value_bool(l < r);
-			return true;
 		default:
-			return false;
+			return eval_fail(ctx, "unexpected operator %d", (int) func);
 	}
 }
 
@@ -241,8 +298,8 @@ eval_int_divide(eval_context *ctx, expr_func func, int64_t l, int64_t r,
 }
 
 static bool
-eval_int_binary(eval_context *ctx, expr_func func, int64_t l, int64_t r,
-				pgb_value *out)
+eval_int_arith(eval_context *ctx, expr_func func, int64_t l, int64_t r,
+			   pgb_value *out)
 {
 	int64_t		res;
 
@@ -251,64 +308,38 @@ eval_int_binary(eval_context *ctx, expr_func func, int64_t l, int64_t r,
 		case PGBF_ADD:
 			if (__builtin_add_overflow(l, r, &res))
 				return eval_fail(ctx, "bigint add out of range");
-			*out = pgb_value_int(res);
-			return true;
+			break;
 		case PGBF_SUB:
 			if (__builtin_sub_overflow(l, r, &res))
 				return eval_fail(ctx, "bigint sub out of range");
-			*out = pgb_value_int(res);
-			return true;
+			break;
 		case PGBF_MUL:
 			if (__builtin_mul_overflow(l, r, &res))
 				return eval_fail(ctx, "bigint mul out of range");
-			*out = pgb_value_int(res);
-			return true;
+			break;
 		case PGBF_DIV:
 		case PGBF_MOD:
 		case PGBF_MOD_FUNC:
 			return eval_int_divide(ctx, func, l, r, out);
-		case PGBF_EQ:
-			*out = pgb_value_bool(l == r);
-			return true;
-		case PGBF_NE:
-			*out = pgb_value_bool(l != r);
-			return true;
-		case PGBF_LE:
-			*out = pgb_value_bool(l <= r);
-			return true;
-		case PGBF_LT:
-			*out = pgb_value_bool(l < r);
-			return true;
 		default:
 			return eval_fail(ctx, "unexpected operator %d", (int) func);
 	}
+	*out = pgb_value_int(res);
+	return true;
 }
 
-/* Any double operand makes it a double operation, except modulo. */
+/* +, -, *, / and modulo. */
 static bool
 eval_arith(eval_context *ctx, expr_func func, const pgb_value *l,
 		   const pgb_value *r, pgb_value *out)
 {
-	bool		is_mod = (func == PGBF_MOD || func == PGBF_MOD_FUNC);
+	eval_operands ops;
 
-	if ((l->type == PGBT_DOUBLE || r->type == PGBT_DOUBLE) && !is_mod)
-	{
-		double		ld,
-					rd;
-
-		if (!value_to_double(ctx, l, &ld) || !value_to_double(ctx, r, &rd))
-			return false;
-		return eval_double_binary(func, ld, rd, out);
-	}
-	else
-	{
-		int64_t		li,
-					ri;
-
-		if (!value_to_int(ctx, l, &li) || !value_to_int(ctx, r, &ri))
-			return false;
-		return eval_int_binary(ctx, func, li, ri, out);
-	}
+	if (!eval_coerce_operands(ctx, func, l, r, &ops))
+		return false;
+	if (ops.is_double)
+		return eval_double_arith(ctx, func, ops.ld, ops.rd, out);
+	return eval_int_arith(ctx, func, ops.li, ops.ri, out);
 }
 
 /*
@@ -501,23 +532,24 @@ eval_math(eval_context *ctx, expr_func func, const pgb_value *vals,
 	}
 }
 
+/* Only a parameter out of range pays for formatting it. */
 static bool
 eval_random_parameter(eval_context *ctx, expr_func func, double param)
 {
 	char		shown[400];
 
-	var_format_double_fixed(param, shown, sizeof(shown));
 	if (func == PGBF_RANDOM_GAUSSIAN && param < RANDOM_GAUSSIAN_MIN_PARAMETER)
 		return eval_fail(ctx, "gaussian parameter must be at least %f (not %s)",
-						 RANDOM_GAUSSIAN_MIN_PARAMETER, shown);
+						 RANDOM_GAUSSIAN_MIN_PARAMETER,
+						 eval_fixed_text(param, shown, sizeof(shown)));
 	if (func == PGBF_RANDOM_ZIPFIAN &&
 		(param < RANDOM_ZIPFIAN_MIN_PARAMETER || param > RANDOM_ZIPFIAN_MAX_PARAMETER))
 		return eval_fail(ctx, "zipfian parameter must be in range [%.3f, %.0f] (not %s)",
-						 RANDOM_ZIPFIAN_MIN_PARAMETER,
-						 RANDOM_ZIPFIAN_MAX_PARAMETER, shown);
+						 RANDOM_ZIPFIAN_MIN_PARAMETER, RANDOM_ZIPFIAN_MAX_PARAMETER,
+						 eval_fixed_text(param, shown, sizeof(shown)));
 	if (func == PGBF_RANDOM_EXPONENTIAL && param <= 0.0)
 		return eval_fail(ctx, "exponential parameter must be greater than zero (not %s)",
-						 shown);
+						 eval_fixed_text(param, shown, sizeof(shown)));
 	return true;
 }
 
@@ -566,9 +598,9 @@ eval_hash(eval_context *ctx, expr_func func, const pgb_value *vals,
 	if (!value_to_int(ctx, &vals[0], &value) || !value_to_int(ctx, &vals[1], &seed))
 		return false;
 	if (func == PGBF_HASH_FNV1A)
-		*out = pgb_value_int(hash_fnv1a(value, (uint64_t) seed));
+		*out = pgb_value_int(random_hash_fnv1a(value, (uint64_t) seed));
 	else
-		*out = pgb_value_int(hash_murmur2(value, (uint64_t) seed));
+		*out = pgb_value_int(random_hash_murmur2(value, (uint64_t) seed));
 	return true;
 }
 
@@ -585,7 +617,7 @@ eval_permute(eval_context *ctx, const pgb_value *vals, pgb_value *out)
 		return false;
 	if (size <= 0)
 		return eval_fail(ctx, "permute size parameter must be greater than zero");
-	*out = pgb_value_int(permute(value, size, seed));
+	*out = pgb_value_int(random_permute(value, size, seed));
 	return true;
 }
 
@@ -628,11 +660,12 @@ eval_strict_function(eval_context *ctx, expr_func func, int nargs,
 		case PGBF_DIV:
 		case PGBF_MOD:
 		case PGBF_MOD_FUNC:
+			return eval_arith(ctx, func, &vals[0], &vals[1], out);
 		case PGBF_EQ:
 		case PGBF_NE:
 		case PGBF_LE:
 		case PGBF_LT:
-			return eval_arith(ctx, func, &vals[0], &vals[1], out);
+			return eval_compare(ctx, func, &vals[0], &vals[1], out);
 		case PGBF_BITAND:
 		case PGBF_BITOR:
 		case PGBF_BITXOR:

@@ -38,23 +38,6 @@ trace_meta(const client *c, const command *cmd)
 	diag_log(DIAG_DEBUG, "%s", line);
 }
 
-/* pgbench's truth of a condition: NULL is false, numbers are != 0. */
-static bool
-value_truth(const pgb_value *v)
-{
-	switch (v->type)
-	{
-		case PGBT_BOOLEAN:
-			return v->u.bval;
-		case PGBT_INT:
-			return v->u.ival != 0;
-		case PGBT_DOUBLE:
-			return v->u.dval != 0.0;
-		default:
-			return false;
-	}
-}
-
 static bool
 evaluate(client *c, const command *cmd, pgb_value *result)
 {

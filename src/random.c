@@ -2,7 +2,7 @@
  * random.c — pgbench's random numbers: the xoroshiro128** generator with
  * splitmix64 seeding, the run-wide seed and its base sequence, the
  * distributions behind random(), random_exponential(), random_gaussian(),
- * random_zipfian() and --rate, the two hash functions and permute().
+ * random_zipfian() and --rate, the two hash functions and random_permute().
  *
  * Every formula here must give the very same bits as PostgreSQL 15/16's
  * pgbench so that a fixed --random-seed replays the same draws; that is
@@ -42,7 +42,7 @@
 #define MURMUR_MUL_LEN8 UINT64_C(0x35253c9ade8f4ca8)
 #define MURMUR_SHIFT 47
 
-/* permute() applies this many rounds, as pgbench does. */
+/* random_permute() applies this many rounds, as pgbench does. */
 #define PERMUTE_ROUNDS 6
 
 /* ---- the generator ------------------------------------------------------ */
@@ -309,6 +309,7 @@ random_zipfian(prng_state *state, int64_t min, int64_t max, double parameter)
 int64_t
 random_poisson(prng_state *state, double center)
 {
+	/* 1 - [0,1) is in (0,1]: log() stays finite */
 	double		uniform = 1.0 - prng_double(state);
 
 	return (int64_t) (-log(uniform) * center + 0.5);
@@ -317,7 +318,7 @@ random_poisson(prng_state *state, double center)
 /* ---- hashes and permutation ---------------------------------------------- */
 
 int64_t
-hash_fnv1a(int64_t value, uint64_t seed)
+random_hash_fnv1a(int64_t value, uint64_t seed)
 {
 	uint64_t	bytes = (uint64_t) value;
 	uint64_t	h = FNV1A_OFFSET ^ seed;
@@ -333,7 +334,7 @@ hash_fnv1a(int64_t value, uint64_t seed)
 }
 
 int64_t
-hash_murmur2(int64_t value, uint64_t seed)
+random_hash_murmur2(int64_t value, uint64_t seed)
 {
 	uint64_t	k = (uint64_t) value;
 	uint64_t	h = seed ^ MURMUR_MUL_LEN8;
@@ -365,7 +366,7 @@ permute_scramble(uint64_t v, uint64_t mult, uint64_t xr, uint64_t mask,
 }
 
 int64_t
-permute(int64_t value, int64_t size, int64_t seed)
+random_permute(int64_t value, int64_t size, int64_t seed)
 {
 	prng_state	state;
 	uint64_t	usize;

@@ -219,15 +219,7 @@ agg_reset(txlog *tl, pg_time_usec_t start)
 {
 	tl->agg_started = true;
 	tl->agg_start = start;
-	tl->agg_cnt = 0;
-	tl->agg_skipped = 0;
-	tl->agg_retried = 0;
-	tl->agg_retries = 0;
-	tl->agg_serialization = 0;
-	tl->agg_deadlock = 0;
-	tl->agg_other = 0;
-	memset(&tl->agg_latency, 0, sizeof(tl->agg_latency));
-	memset(&tl->agg_lag, 0, sizeof(tl->agg_lag));
+	memset(&tl->agg, 0, sizeof(tl->agg));
 }
 
 void
@@ -240,8 +232,10 @@ txlog_begin(txlog *tl, pg_time_usec_t bench_start)
 static bool
 agg_is_empty(const txlog *tl)
 {
-	return tl->agg_cnt == 0 && tl->agg_skipped == 0 && tl->agg_retried == 0 &&
-		tl->agg_serialization == 0 && tl->agg_deadlock == 0 && tl->agg_other == 0;
+	const stats_data *agg = &tl->agg;
+
+	return agg->cnt == 0 && agg->skipped == 0 && agg->retried == 0 &&
+		stats_data_failures(agg) == 0;
 }
 
 /* Append the open interval's line; groups that do not apply print zeros. */
@@ -249,20 +243,21 @@ static void
 put_interval(txlog *tl)
 {
 	const txlog_config *cfg = &tl->cfg;
+	const stats_data *agg = &tl->agg;
 	static const stats_simple none;
-	const stats_simple *lag = cfg->throttled ? &tl->agg_lag : &none;
+	const stats_simple *lag = cfg->throttled ? &agg->lag : &none;
 
 	put_int64(tl, tl->agg_start / USEC_PER_SEC);
 	put_char(tl, ' ');
-	put_int64(tl, tl->agg_cnt);
+	put_int64(tl, agg->cnt);
 	put_char(tl, ' ');
-	put_double0(tl, tl->agg_latency.sum);
+	put_double0(tl, agg->latency.sum);
 	put_char(tl, ' ');
-	put_double0(tl, tl->agg_latency.sum2);
+	put_double0(tl, agg->latency.sum2);
 	put_char(tl, ' ');
-	put_double0(tl, tl->agg_latency.min);
+	put_double0(tl, agg->latency.min);
 	put_char(tl, ' ');
-	put_double0(tl, tl->agg_latency.max);
+	put_double0(tl, agg->latency.max);
 	put_char(tl, ' ');
 	put_double0(tl, lag->sum);
 	put_char(tl, ' ');
@@ -272,15 +267,15 @@ put_interval(txlog *tl)
 	put_char(tl, ' ');
 	put_double0(tl, lag->max);
 	put_char(tl, ' ');
-	put_int64(tl, cfg->latency_limit ? tl->agg_skipped : 0);
+	put_int64(tl, cfg->latency_limit ? agg->skipped : 0);
 	put_char(tl, ' ');
-	put_int64(tl, cfg->retries ? tl->agg_retried : 0);
+	put_int64(tl, cfg->retries ? agg->retried : 0);
 	put_char(tl, ' ');
-	put_int64(tl, cfg->retries ? tl->agg_retries : 0);
+	put_int64(tl, cfg->retries ? agg->retries : 0);
 	put_char(tl, ' ');
-	put_int64(tl, cfg->failures_detailed ? tl->agg_serialization : 0);
+	put_int64(tl, cfg->failures_detailed ? agg->serialization_failures : 0);
 	put_char(tl, ' ');
-	put_int64(tl, cfg->failures_detailed ? tl->agg_deadlock : 0);
+	put_int64(tl, cfg->failures_detailed ? agg->deadlock_failures : 0);
 	put_char(tl, '\n');
 }
 
@@ -302,41 +297,6 @@ agg_advance(txlog *tl, pg_time_usec_t now)
 		agg_reset(tl, tl->agg_start + length);
 	}
 	return ok;
-}
-
-static void
-agg_count(txlog *tl, const txlog_txn *tx)
-{
-	if (tx->outcome == STATS_SKIPPED)
-	{
-		tl->agg_skipped++;
-		return;
-	}
-	/* retries count for failed transactions too */
-	if (tx->tries > 1)
-	{
-		tl->agg_retried++;
-		tl->agg_retries += tx->tries - 1;
-	}
-	switch (tx->outcome)
-	{
-		case STATS_SUCCESS:
-			tl->agg_cnt++;
-			stats_simple_add(&tl->agg_latency, tx->latency);
-			if (tl->cfg.throttled)
-				stats_simple_add(&tl->agg_lag, tx->lag);
-			break;
-		case STATS_SERIALIZATION_FAILURE:
-			tl->agg_serialization++;
-			break;
-		case STATS_DEADLOCK_FAILURE:
-			tl->agg_deadlock++;
-			break;
-		case STATS_OTHER_FAILURE:
-		case STATS_SKIPPED:
-			tl->agg_other++;
-			break;
-	}
 }
 
 /* ---- per-transaction lines ---------------------------------------------- */
@@ -403,7 +363,9 @@ txlog_add(txlog *tl, const txlog_txn *tx, pg_time_usec_t now, prng_state *sample
 	if (tl->cfg.agg_interval > 0)
 	{
 		ok = agg_advance(tl, now);
-		agg_count(tl, tx);
+		/* retries count for failed transactions too, as in the totals */
+		stats_data_add(&tl->agg, tx->outcome, tx->latency, tx->lag, tx->tries,
+					   tl->cfg.throttled);
 		return ok;
 	}
 	if (!reserve_line(tl))

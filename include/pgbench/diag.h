@@ -3,9 +3,11 @@
  * "pgbench: warning: ...", "pgbench: hint: ...", "pgbench: detail: ...".
  *
  * Honours PG_COLOR (always/auto/never) and PG_COLORS like PostgreSQL's
- * logging.  Only start-up code (options, script loading, init) and the
- * report path print through here; run-time units return errors instead.
- * Thread-safety: each call writes one line with a single fprintf, so lines
+ * logging.  Start-up code (options, script loading, init), the report
+ * path and the run engine's client messages print through here; library
+ * units (eval, variables, random, txlog, ...) return errors instead.
+ * Thread-safety: diag_init and diag_set_verbose run before any thread
+ * starts; each message is then written with a single fwrite, so lines
  * from different threads do not interleave.
  */
 #ifndef PGBENCH_DIAG_H
@@ -24,12 +26,22 @@ typedef enum diag_level
 	DIAG_HINT,					/* follows an error: "pgbench: hint: " */
 } diag_level;
 
-/* Set the program name shown before each message (default "pgbench"). */
+/*
+ * Set the program name shown before each message (default "pgbench"; a
+ * path is cut to its last component, progname must outlive the program)
+ * and read PG_COLOR / PG_COLORS.  Start-up only.
+ */
 void diag_init(const char *progname);
 
 /* DIAG_INFO always shows; DIAG_DEBUG only when verbose (set by -d). */
 void diag_set_verbose(bool verbose);
 
+/*
+ * Print one message: "pgbench: " (coloured as the locus), the level's
+ * label, then fmt formatted, ending with exactly one newline (added when
+ * fmt lacks it).  A message longer than 8 KiB is cut.  DIAG_DEBUG prints
+ * nothing unless verbose.  Any thread.
+ */
 void diag_log(diag_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void diag_vlog(diag_level level, const char *fmt, va_list ap)

@@ -40,4 +40,10 @@ bool		value_to_bool(eval_context *ctx, const pgb_value *v, bool *out);
 bool		value_to_int(eval_context *ctx, const pgb_value *v, int64_t *out);
 bool		value_to_double(eval_context *ctx, const pgb_value *v, double *out);
 
+/*
+ * The lenient truth of CASE conditions and \if / \elif: a boolean as it
+ * is, a number when it is not zero, NULL (or no value) false.  Never fails.
+ */
+bool		value_truth(const pgb_value *v);
+
 #endif

@@ -132,6 +132,7 @@ typedef struct expr_error
 expr_node  *expr_parse(const char *line, size_t start,
 					   struct var_symtab *symtab, expr_error *err);
 
+/* Free a tree from expr_parse, its constants and arguments.  NULL-safe. */
 void		expr_free(expr_node *node);
 
 #endif

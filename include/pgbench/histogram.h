@@ -84,13 +84,11 @@ void		hist_free(hist *h);
 void		hist_reset(hist *h);
 
 /*
- * Record one value (microseconds).  Negative values are recorded as 0
- * (a clock step, never a real latency).  Values above h->highest go into
- * the last bucket and are counted in h->clamped; min, max and the mean
- * still see their true value.  Never allocates, never fails.
+ * The one body of hist_add and hist_add_shared below.  shared is a
+ * constant at both call sites, so each compiles to straight-line code.
  */
 static inline void
-hist_add(hist *h, int64_t value)
+hist_record(hist *h, int64_t value, bool shared)
 {
 	int			index;
 
@@ -103,13 +101,32 @@ hist_add(hist *h, int64_t value)
 	}
 	else
 		index = hist_index_of(value);
-	h->counts[index]++;
+	if (shared)
+		__atomic_store_n(&h->counts[index], h->counts[index] + 1, __ATOMIC_RELAXED);
+	else
+		h->counts[index]++;
 	if (h->count == 0 || value < h->min)
 		h->min = value;
 	if (h->count == 0 || value > h->max)
 		h->max = value;
-	h->count++;
+	if (shared)
+		__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELAXED);
+	else
+		h->count++;
 	h->sum += (double) value;
+}
+
+/*
+ * Record one value (microseconds).  Negative values are recorded as 0
+ * (a clock step, never a real latency).  Values above h->highest go into
+ * the last bucket and are counted in h->clamped; min, max and the mean
+ * still see their true value.  Never allocates, never fails.  Owner
+ * thread only, with no concurrent reader.
+ */
+static inline void
+hist_add(hist *h, int64_t value)
+{
+	hist_record(h, value, false);
 }
 
 /*
@@ -123,24 +140,7 @@ hist_add(hist *h, int64_t value)
 static inline void
 hist_add_shared(hist *h, int64_t value)
 {
-	int			index;
-
-	if (PGB_UNLIKELY(value < 0))
-		value = 0;
-	if (PGB_UNLIKELY(value > h->highest))
-	{
-		h->clamped++;
-		index = h->nbuckets - 1;
-	}
-	else
-		index = hist_index_of(value);
-	__atomic_store_n(&h->counts[index], h->counts[index] + 1, __ATOMIC_RELAXED);
-	if (h->count == 0 || value < h->min)
-		h->min = value;
-	if (h->count == 0 || value > h->max)
-		h->max = value;
-	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELAXED);
-	h->sum += (double) value;
+	hist_record(h, value, true);
 }
 
 /*
@@ -168,6 +168,7 @@ int64_t		hist_value_at_percentile(const hist *h, double p);
 /* Mean of the recorded values; 0.0 when empty. */
 double		hist_mean(const hist *h);
 
+/* Values recorded, clamped ones included. */
 static inline int64_t
 hist_count(const hist *h)
 {

@@ -117,6 +117,7 @@ typedef struct pgb_options
  */
 int			options_parse(pgb_options *opts, int argc, char **argv);
 
+/* Release what options_parse allocated (scripts, defines, strings). */
 void		options_free(pgb_options *opts);
 
 #endif

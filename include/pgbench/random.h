@@ -3,8 +3,8 @@
  * seeded through splitmix64 (PostgreSQL's pg_prng), the global seed
  * (--random-seed / PGBENCH_RANDOM_SEED: "time", "rand" or an unsigned
  * integer), the four distributions of the random* functions, the hash
- * functions and permute().  Same algorithms, same draws as PostgreSQL's
- * pgbench for the same seed.
+ * functions and permute(), here random_hash_*() and random_permute().
+ * Same algorithms, same draws as PostgreSQL's pgbench for the same seed.
  *
  * A prng_state belongs to one thread or one client; nothing here locks.
  */
@@ -53,7 +53,12 @@ bool		random_seed_set(random_seed *rs, const char *text,
 /* Seed a fresh state from the next draw of the base sequence. */
 void		random_state_init(random_seed *rs, prng_state *state);
 
-/* Distributions, as pgbench's random functions (min <= max checked by caller). */
+/*
+ * Distributions, as pgbench's random functions: a value in [min, max],
+ * drawn from state.  The caller checks min <= max, that max - min + 1
+ * fits in an int64, and the parameter's range (the RANDOM_*_PARAMETER
+ * limits below; exponential: > 0), and prints the messages.
+ */
 int64_t		random_uniform(prng_state *state, int64_t min, int64_t max);
 int64_t		random_exponential(prng_state *state, int64_t min, int64_t max,
 							   double parameter);
@@ -74,8 +79,8 @@ int64_t		random_poisson(prng_state *state, double center);
 #define RANDOM_ZIPFIAN_MAX_PARAMETER 1000.0
 
 /* Hashes and permutation, bit for bit as PostgreSQL's pgbench. */
-int64_t		hash_fnv1a(int64_t value, uint64_t seed);
-int64_t		hash_murmur2(int64_t value, uint64_t seed);
-int64_t		permute(int64_t value, int64_t size, int64_t seed);
+int64_t		random_hash_fnv1a(int64_t value, uint64_t seed);
+int64_t		random_hash_murmur2(int64_t value, uint64_t seed);
+int64_t		random_permute(int64_t value, int64_t size, int64_t seed);
 
 #endif

@@ -91,6 +91,7 @@ typedef struct retry_snapshot
 	prng_state	rs;				/* the client's script random state */
 } retry_snapshot;
 
+/* Save rs at the start of a transaction; restore it before each retry. */
 static inline void
 retry_snapshot_take(retry_snapshot *snap, const prng_state *rs)
 {

@@ -152,6 +152,11 @@ typedef struct script_error
 								 * (the fixed fields above may be cut short) */
 } script_error;
 
+/*
+ * An empty set with its own symbol table (never NULL: aborts when out of
+ * memory, as start-up code).  script_set_free releases the scripts, their
+ * commands and the symbol table; NULL-safe.
+ */
 script_set *script_set_create(void);
 void		script_set_free(script_set *set);
 
@@ -171,6 +176,12 @@ bool		script_compile(script_set *set, const char *source, const char *text,
  */
 bool		script_set_check_params(const script_set *set, script_error *err);
 
+/*
+ * Print err as pgbench does: "pgbench: error: " and the headline, then for
+ * a positioned error the offending line and a caret under its column.
+ * script_error_clear frees what err owns (line, headline); err may then be
+ * filled again.
+ */
 void		script_error_report(const script_error *err);
 void		script_error_clear(script_error *err);
 

@@ -86,6 +86,7 @@ typedef struct stats_run
 	hist	   *script_hist;	/* one per script; NULL unless enabled per script */
 } stats_run;
 
+/* Add one value.  The owner thread only; never allocates. */
 static inline void
 stats_simple_add(stats_simple *ss, double value)
 {
@@ -98,6 +99,7 @@ stats_simple_add(stats_simple *ss, double value)
 	ss->sum2 += value * value;
 }
 
+/* Add the values summed in ss into acc (extremes, count, sums). */
 void		stats_simple_merge(stats_simple *acc, const stats_simple *ss);
 
 /*
@@ -108,6 +110,7 @@ void		stats_simple_merge(stats_simple *acc, const stats_simple *ss);
 void		stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
 						   double lag, uint32_t tries, bool keep_lag);
 
+/* Add every counter and summary of sd into acc.  Not thread-safe: after the join. */
 void		stats_data_merge(stats_data *acc, const stats_data *sd);
 
 /* Failed transactions of all kinds. */

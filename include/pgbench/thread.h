@@ -26,6 +26,7 @@
 #include "pgbench/options.h"
 #include "pgbench/progress.h"
 #include "pgbench/random.h"
+#include "pgbench/retry.h"
 #include "pgbench/script.h"
 #include "pgbench/stats.h"
 #include "pgbench/txlog.h"
@@ -50,6 +51,7 @@ typedef struct run_context
 	double		throttle_delay; /* mean usec between one thread's starts; 0: -R off */
 	int64_t		latency_limit;	/* -L in usec; 0: none */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */
+	retry_policy retry;			/* --max-tries, -L, --verbose-errors */
 	bool		detailed;		/* measure each transaction's latency */
 	bool		per_script_stats;	/* several scripts: report each */
 	bool		per_command;	/* -r */

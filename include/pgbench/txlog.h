@@ -129,15 +129,8 @@ typedef struct txlog
 	/* the open aggregation interval; agg_started false until the first one */
 	bool		agg_started;
 	pg_time_usec_t agg_start;	/* epoch us, a whole second */
-	int64_t		agg_cnt;		/* successful transactions */
-	int64_t		agg_skipped;
-	int64_t		agg_retried;
-	int64_t		agg_retries;
-	int64_t		agg_serialization;
-	int64_t		agg_deadlock;
-	int64_t		agg_other;		/* other failures: counted nowhere in the line */
-	stats_simple agg_latency;	/* successful transactions */
-	stats_simple agg_lag;		/* successful transactions, under -R */
+	stats_data	agg;			/* its counts, as the run's totals count
+								 * (other_failures shows nowhere in the line) */
 } txlog;
 
 /*

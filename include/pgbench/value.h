@@ -27,6 +27,7 @@ typedef struct pgb_value
 	}			u;
 } pgb_value;
 
+/* Constructors: a value of each type, by value (nothing to free). */
 static inline pgb_value
 pgb_value_int(int64_t v)
 {

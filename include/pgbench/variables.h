@@ -21,6 +21,10 @@
 
 typedef struct var_symtab var_symtab;
 
+/*
+ * An empty symbol table (never NULL: aborts when out of memory, as the
+ * start-up code that builds it).  var_symtab_free releases it; NULL-safe.
+ */
 var_symtab *var_symtab_create(void);
 void		var_symtab_free(var_symtab *symtab);
 
@@ -33,6 +37,10 @@ int			var_symtab_intern(var_symtab *symtab, const char *name, size_t len);
 /* Slot of name[0..len), or -1. */
 int			var_symtab_find(const var_symtab *symtab, const char *name, size_t len);
 
+/*
+ * Number of slots, and the name of one (owned by the table; NULL for a slot
+ * out of range).  Read-only: safe from any thread once the table is built.
+ */
 int			var_symtab_count(const var_symtab *symtab);
 const char *var_symtab_name(const var_symtab *symtab, int slot);
 
@@ -64,7 +72,10 @@ typedef struct var_store
 	var_slot   *slots;
 } var_store;
 
-/* Size a store for every slot of symtab; all unset. */
+/*
+ * Size a store for every slot of symtab; all unset.  symtab must outlive
+ * the store.  var_store_free releases the strings and the slot array.
+ */
 void		var_store_init(var_store *store, const var_symtab *symtab);
 void		var_store_free(var_store *store);
 
@@ -77,6 +88,7 @@ void		var_store_grow(var_store *store);
  */
 void		var_store_copy(var_store *dst, const var_store *src);
 
+/* Whether slot (in range) holds a string or a typed value. */
 static inline bool
 var_is_set(const var_store *store, int slot)
 {
@@ -113,8 +125,10 @@ const char *var_get_string(var_store *store, int slot);
  * Text of a typed value as pgbench prints it: "NULL", "true"/"false",
  * decimal integers, doubles "%.*g" with DBL_DIG digits; non-finite doubles
  * as "NaN", "Infinity", "-Infinity".  Returns snprintf's count; "" for
- * PGBT_NO_VALUE.  var_format_double_fixed is the "%f" form used in
- * messages.
+ * PGBT_NO_VALUE.  var_format_double is that "%.*g" form alone, and
+ * var_format_double_fixed the "%f" form used in messages.  All three write
+ * at most len bytes, always terminated (len > 0); the program never
+ * calls setlocale(), so the decimal point is always '.'.
  */
 int			var_format_value(const pgb_value *value, char *buf, size_t len);
 int			var_format_double(double d, char *buf, size_t len);

@@ -1,6 +1,6 @@
 /*
  * test_random.c — unit tests of the random unit: the generator, seeding
- * and seed parsing, the four distributions, the hashes and permute().
+ * and seed parsing, the four distributions, the hashes and random_permute().
  *
  * Golden values come from the real pgbench 15 (debug() of the function in
  * a one-client run with --random-seed=S, whose client 0 draws from the
@@ -214,7 +214,7 @@ static const permute_case permute_cases[] = {
 	{3, -5, 7, 0},
 };
 
-/* permute(i, size, 12345) for i in [0, size). */
+/* random_permute(i, size, 12345) for i in [0, size). */
 typedef struct permutation_case
 {
 	int64_t		size;
@@ -516,10 +516,10 @@ test_hashes(void)
 
 		snprintf(name, sizeof(name), "hash_murmur2(%" PRId64 ", %" PRIu64 ")",
 				 c->value, c->seed);
-		tap_is_int(hash_murmur2(c->value, c->seed), c->murmur2, name);
+		tap_is_int(random_hash_murmur2(c->value, c->seed), c->murmur2, name);
 		snprintf(name, sizeof(name), "hash_fnv1a(%" PRId64 ", %" PRIu64 ")",
 				 c->value, c->seed);
-		tap_is_int(hash_fnv1a(c->value, c->seed), c->fnv1a, name);
+		tap_is_int(random_hash_fnv1a(c->value, c->seed), c->fnv1a, name);
 	}
 }
 
@@ -534,7 +534,7 @@ test_permute(void)
 
 		snprintf(name, sizeof(name), "permute(%" PRId64 ", %" PRId64 ", %" PRId64 ")",
 				 c->value, c->size, c->seed);
-		tap_is_int(permute(c->value, c->size, c->seed), c->expected, name);
+		tap_is_int(random_permute(c->value, c->size, c->seed), c->expected, name);
 	}
 
 	for (size_t i = 0; i < PGB_LENGTHOF(permutation_cases); i++)
@@ -543,7 +543,7 @@ test_permute(void)
 		bool		same = true;
 
 		for (int64_t v = 0; v < c->size; v++)
-			same = same && permute(v, c->size, 12345) == c->image[v];
+			same = same && random_permute(v, c->size, 12345) == c->image[v];
 		tap_ok(same, "permute(i, %" PRId64 ", 12345) is pgbench's permutation", c->size);
 	}
 }
@@ -565,7 +565,7 @@ test_permute_bijection(void)
 			memset(hits, 0, sizeof(hits));
 			for (int64_t v = 0; v < size; v++)
 			{
-				int64_t		p = permute(v, size, seeds[s]);
+				int64_t		p = random_permute(v, size, seeds[s]);
 
 				ok = ok && p >= 0 && p < size && !hits[p];
 				if (p >= 0 && p < size)
@@ -587,7 +587,7 @@ test_permute_bijection(void)
 		memset(hits, 0, sizeof(hits));
 		for (int64_t v = 0; v < size; v++)
 		{
-			int64_t		p = permute(v, size, 777);
+			int64_t		p = random_permute(v, size, 777);
 
 			ok = ok && p >= 0 && p < size && !hits[p];
 			if (p >= 0 && p < size)
@@ -596,7 +596,7 @@ test_permute_bijection(void)
 		tap_ok(ok, "permute is a bijection of [0, %" PRId64 ")", size);
 	}
 
-	tap_is_int(permute(-3, 10, 99), permute(((uint64_t) -3) % 10, 10, 99),
+	tap_is_int(random_permute(-3, 10, 99), random_permute(((uint64_t) -3) % 10, 10, 99),
 			   "a negative value is taken modulo size as unsigned");
 }
 
