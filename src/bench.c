@@ -472,14 +472,15 @@ free_state(bench_state *bs)
 /* ---- the run and after -------------------------------------------------- */
 
 /*
- * Start every worker on a thread of its own; the main thread keeps the -P
- * timer (so no report waits for a busy worker), or just joins.
+ * Start the workers on threads of their own; the main thread keeps the -P
+ * timer (so no report waits for a busy worker), or else runs worker 0.
  */
 static bool
 run_workers(bench_state *bs, pg_time_usec_t *start_time)
 {
 	run_context *ctx = bs->ctx;
 	int			err;
+	int			first_thread;	/* workers before it run on this thread */
 
 	if ((err = pthread_barrier_init(&ctx->barrier, NULL, (unsigned) ctx->nthreads)) != 0)
 	{
@@ -500,7 +501,16 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	if (ctx->opts->duration > 0)
 		ctx->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->opts->duration;
 
-	for (int i = 0; i < ctx->nthreads; i++)
+	/*
+	 * Without -P the main thread has nothing to do but join, so it runs
+	 * worker 0 itself, as pgbench does: under -j 1 the process then never
+	 * becomes multi-threaded, and libc keeps its single-thread fast paths
+	 * (no cancellation bookkeeping around every send, recv and ppoll, no
+	 * arena locking in malloc), worth a good hundred instructions per
+	 * transaction.
+	 */
+	first_thread = ctx->opts->progress_sec > 0 ? 0 : 1;
+	for (int i = first_thread; i < ctx->nthreads; i++)
 	{
 		worker	   *w = &bs->workers[i];
 
@@ -514,7 +524,12 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	if (ctx->opts->progress_sec > 0)
 		progress_run(ctx, bs->workers, *start_time);
-	for (int i = 0; i < ctx->nthreads; i++)
+	else
+	{
+		bs->workers[0].create_time = pgb_time_now();
+		worker_main(&bs->workers[0]);
+	}
+	for (int i = first_thread; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
 	return true;
 }

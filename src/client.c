@@ -536,17 +536,22 @@ report_rollback_failure(const client *c, const char *reason)
 }
 
 /*
- * Next result of the current command without blocking: PQconsumeInput
- * only when libpq still lacks a whole result.  true: *res is the result,
- * or NULL at the end of the command.  false: the client leaves the state
- * for *next, which is waiting (the socket must become readable first) or
- * ABORTED after reporting that the connection broke.
+ * Next result of the current command without blocking.  *fresh is true on
+ * the first look after the socket became readable: then the input is read
+ * at once (asking PQisBusy first would only parse an empty buffer);
+ * afterwards PQconsumeInput runs only when libpq still lacks a whole
+ * result.  true: *res is the result, or NULL at the end of the command.
+ * false: the client leaves the state for *next, which is waiting (the
+ * socket must become readable first) or ABORTED after reporting that the
+ * connection broke.
  */
 static bool
-next_result(client *c, client_state waiting, PGresult **res, client_state *next)
+next_result(client *c, client_state waiting, bool *fresh, PGresult **res,
+			client_state *next)
 {
-	if (PQisBusy(c->conn))
+	if (*fresh || PQisBusy(c->conn))
 	{
+		*fresh = false;
 		if (!PQconsumeInput(c->conn))
 		{
 			if (waiting == CSTATE_WAIT_ROLLBACK)
@@ -711,13 +716,13 @@ command_results_done(client *c, const run_context *ctx, const command *cmd)
 
 /* Consume the results of a plain (non-pipeline) command as they come. */
 static client_state
-read_command_results(client *c, const run_context *ctx)
+read_command_results(client *c, const run_context *ctx, const command *cmd)
 {
-	const command *cmd = current_command(c, ctx);
 	PGresult   *res;
 	client_state next;
+	bool		fresh = true;
 
-	while (next_result(c, CSTATE_WAIT_RESULT, &res, &next))
+	while (next_result(c, CSTATE_WAIT_RESULT, &fresh, &res, &next))
 	{
 		if (res == NULL)
 			return command_results_done(c, ctx, cmd);
@@ -742,13 +747,13 @@ end_pipeline(client *c)
  * closes the pipeline, then leave pipeline mode.
  */
 static client_state
-read_pipeline_results(client *c, const run_context *ctx)
+read_pipeline_results(client *c, const run_context *ctx, const command *cmd)
 {
-	const command *cmd = current_command(c, ctx);
 	PGresult   *res;
 	client_state next;
+	bool		fresh = true;
 
-	while (next_result(c, CSTATE_WAIT_RESULT, &res, &next))
+	while (next_result(c, CSTATE_WAIT_RESULT, &fresh, &res, &next))
 	{
 		ExecStatusType status;
 		bool		ok;
@@ -784,13 +789,19 @@ read_pipeline_results(client *c, const run_context *ctx)
 	return next;
 }
 
+/*
+ * Only an SQL command outside a pipeline and \endpipeline wait for
+ * results, so the command tells which without asking libpq.
+ */
 static client_state
 wait_result(client *c, const run_context *ctx)
 {
+	const command *cmd = current_command(c, ctx);
+
 	client_trace(ctx, "client %d receiving", c->id);
-	if (PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF)
-		return read_pipeline_results(c, ctx);
-	return read_command_results(c, ctx);
+	if (cmd->type != SQL_COMMAND)
+		return read_pipeline_results(c, ctx, cmd);
+	return read_command_results(c, ctx, cmd);
 }
 
 static client_state
@@ -800,7 +811,9 @@ wait_prepare(client *c, const run_context *ctx)
 	PGresult   *res;
 	client_state next;
 
-	while (next_result(c, CSTATE_WAIT_PREPARE, &res, &next))
+	bool		fresh = true;
+
+	while (next_result(c, CSTATE_WAIT_PREPARE, &fresh, &res, &next))
 	{
 		if (res == NULL)
 		{
@@ -918,8 +931,14 @@ wait_rollback(client *c, worker *w, pg_time_usec_t *now)
 	PGresult   *res;
 	client_state next;
 
+	/*
+	 * Also reached right after sending the ROLLBACK: the read at once
+	 * then finds nothing, as the PQisBusy-first order would have anyway.
+	 */
+	bool		fresh = true;
+
 	client_trace(w->ctx, "client %d receiving", c->id);
-	while (next_result(c, CSTATE_WAIT_ROLLBACK, &res, &next))
+	while (next_result(c, CSTATE_WAIT_ROLLBACK, &fresh, &res, &next))
 	{
 		if (res == NULL)
 			return after_rollback(c, w, now);
@@ -1007,6 +1026,8 @@ end_command(client *c, worker *w, pg_time_usec_t *now)
 void
 client_advance(client *c, worker *w, pg_time_usec_t *now)
 {
+	bool		began_another = false;	/* went on past one END_TX already */
+
 	for (;;)
 	{
 		switch (c->state)
@@ -1087,9 +1108,20 @@ client_advance(client *c, worker *w, pg_time_usec_t *now)
 
 			case CSTATE_END_TX:
 				c->state = end_transaction(c, w, now);
-				/* yield after each transaction: meta-only scripts cannot spin */
+
+				/*
+				 * Go straight on into the next transaction once per call:
+				 * a script with SQL then waits for its first answer without
+				 * a pass of the thread loop in between, while a script of
+				 * meta-commands only still yields every other transaction
+				 * and cannot starve the thread's other clients.
+				 */
 				if (c->state == CSTATE_CHOOSE_SCRIPT)
-					return;
+				{
+					if (began_another)
+						return;
+					began_another = true;
+				}
 				break;
 
 			case CSTATE_ABORTED:

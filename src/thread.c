@@ -174,94 +174,95 @@ request_stop(worker *w)
 }
 
 /*
- * Register what each client waits for.  Returns true when some client can
- * run now, so the pass must not block; *wake is the earliest timer.
+ * The loop's bookkeeping over the thread's clients, kept up to date as
+ * clients run, so that a pass never has to ask every client again.
  */
-static bool
-collect_waits(worker *w, pg_time_usec_t *wake)
+typedef struct loop_state
 {
-	bool		runnable = false;
+	int			remains;		/* clients neither finished nor aborted */
+	int			runnable;		/* clients that can run without waiting */
+	int			timers;			/* clients waiting for a time */
+	int			first_index;	/* waitset entry of the first client */
+} loop_state;
 
-	for (int i = 0; i < w->nclients; i++)
-	{
-		client	   *c = &w->clients[i];
-		int			fd = -1;
-		waitset_event event = WAITSET_READ;
-		pg_time_usec_t at = 0;
-
-		c->ws_index = -1;
-		switch (client_wait(c, &fd, &event, &at))
-		{
-			case CWAIT_NONE:
-				runnable = true;
-				break;
-			case CWAIT_SOCKET:
-				/* a broken socket is found out by running the client */
-				if (fd < 0)
-					runnable = true;
-				else if (!runnable)
-					c->ws_index = waitset_add(w->ws, fd, event);
-				break;
-			case CWAIT_TIMER:
-				if (at < *wake)
-					*wake = at;
-				break;
-			case CWAIT_DONE:
-				break;
-		}
-	}
-	return runnable;
-}
-
-/* Whether client c has something to do in this pass. */
-static bool
-client_due(const client *c, const worker *w, pg_time_usec_t pass_now)
+/* Count (delta 1) or uncount (-1) a wait in the loop's totals. */
+static void
+count_wait(loop_state *ls, client_wait_kind kind, int delta)
 {
-	int			fd = -1;
-	waitset_event event;
-	pg_time_usec_t at = 0;
-
-	switch (client_wait(c, &fd, &event, &at))
-	{
-		case CWAIT_NONE:
-			return true;
-		case CWAIT_SOCKET:
-			return fd < 0 || waitset_ready(w->ws, c->ws_index);
-		case CWAIT_TIMER:
-			return w->timer_exceeded || at <= pass_now;
-		default:
-			return false;
-	}
+	if (kind == CWAIT_NONE)
+		ls->runnable += delta;
+	else if (kind == CWAIT_TIMER)
+		ls->timers += delta;
 }
 
 /*
- * Wait for the next event of the pass: a readable socket, a timer, the -T
- * deadline or a stop.  Returns false when the loop must end (stop or a
- * wait failure).
+ * After client c ran (or before its first run): note what it waits for
+ * now, and touch its waitset entry only if the socket or direction
+ * changed, which in steady state is never.
+ */
+static void
+note_wait(worker *w, loop_state *ls, client *c)
+{
+	int			fd = -1;
+	waitset_event event = WAITSET_READ;
+	pg_time_usec_t at = 0;
+	client_wait_kind kind = client_wait(c, &fd, &event, &at);
+
+	/* a broken socket is found out by running the client */
+	if (kind == CWAIT_SOCKET && fd < 0)
+		kind = CWAIT_NONE;
+	if (kind != CWAIT_SOCKET)
+		fd = -1;
+	count_wait(ls, c->wait_kind, -1);
+	count_wait(ls, kind, 1);
+	c->wait_kind = kind;
+	c->wake_at = at;
+	if (fd != c->wait_fd || (fd >= 0 && event != c->wait_event))
+	{
+		waitset_set(w->ws, c->ws_index, fd, event);
+		c->wait_fd = fd;
+		c->wait_event = event;
+	}
+}
+
+/* The earliest time a timer client or the -T deadline wants the thread. */
+static pg_time_usec_t
+earliest_wake(const worker *w, const loop_state *ls)
+{
+	pg_time_usec_t wake = INT64_MAX;
+
+	if (ls->timers > 0)
+		for (int i = 0; i < w->nclients; i++)
+			if (w->clients[i].wait_kind == CWAIT_TIMER && w->clients[i].wake_at < wake)
+				wake = w->clients[i].wake_at;
+	if (!w->timer_exceeded && w->ctx->end_time > 0 && w->ctx->end_time < wake)
+		wake = w->ctx->end_time;
+	return wake;
+}
+
+/*
+ * Wait for the next event when no client can run now: a readable socket,
+ * a timer, the -T deadline or a stop.  *nready is the number of ready
+ * sockets (0 when nothing was polled: then no entry may be trusted, as it
+ * holds an earlier pass's answer).  Returns false when the loop must end
+ * (stop or a wait failure).
  */
 static bool
-wait_for_events(worker *w, bool runnable, pg_time_usec_t wake, int stop_index)
+wait_for_events(worker *w, const loop_state *ls, int stop_index, int *nready)
 {
-	const run_context *ctx = w->ctx;
+	pg_time_usec_t wake;
 	pg_time_usec_t timeout = -1;
 	int			rc;
 
-	if (!w->timer_exceeded && ctx->end_time > 0 && ctx->end_time < wake)
-		wake = ctx->end_time;
-	if (runnable)
-	{
-		/* someone can run now: do not poll, treat no socket as ready */
-		waitset_clear(w->ws);
+	*nready = 0;
+	if (ls->runnable > 0)
 		return true;
-	}
+	wake = earliest_wake(w, ls);
 	if (wake != INT64_MAX)
 	{
 		timeout = wake - pgb_time_now();
 		if (timeout <= 0)
-		{
-			waitset_clear(w->ws);
 			return true;
-		}
 	}
 	rc = waitset_wait(w->ws, timeout);
 	if (rc < 0 && errno != EINTR)
@@ -269,42 +270,85 @@ wait_for_events(worker *w, bool runnable, pg_time_usec_t wake, int stop_index)
 		diag_error("ppoll() failed: %s", strerror(errno));
 		return false;
 	}
-	if (rc < 0)
-		waitset_clear(w->ws);
-	return !(stop_index >= 0 && waitset_ready(w->ws, stop_index));
+	if (rc > 0)
+		*nready = rc;
+	return !(rc > 0 && stop_index >= 0 && waitset_ready(w->ws, stop_index));
 }
 
+/* Whether client c has something to do in this pass. */
+static bool
+client_due(const client *c, const worker *w, bool polled, pg_time_usec_t pass_now)
+{
+	switch (c->wait_kind)
+	{
+		case CWAIT_NONE:
+			return true;
+		case CWAIT_SOCKET:
+			return polled && waitset_ready(w->ws, c->ws_index);
+		case CWAIT_TIMER:
+			return w->timer_exceeded || c->wake_at <= pass_now;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Each client has a fixed waitset entry (after the stop fd, if any),
+ * updated only when its wait changes.  A pass polls only when nobody can
+ * run, reads the clock once, and visits clients in order until every
+ * runnable client and ready socket is served; with timers pending (-R,
+ * \sleep) or -T over it looks at all of them.
+ */
 static void
 run_loop(worker *w)
 {
 	run_context *ctx = w->ctx;
-	int			remains = w->nclients;
+	loop_state	ls = {.remains = w->nclients};
+	int			stop_index = -1;
 
-	while (remains > 0)
+	waitset_clear(w->ws);
+	if (ctx->stop_fd >= 0)
+		stop_index = waitset_add(w->ws, ctx->stop_fd, WAITSET_READ);
+	ls.first_index = stop_index + 1;
+	for (int i = 0; i < w->nclients; i++)
 	{
-		pg_time_usec_t wake = INT64_MAX;
-		pg_time_usec_t pass_now;
-		int			stop_index = -1;
-		bool		runnable;
+		client	   *c = &w->clients[i];
 
-		waitset_clear(w->ws);
-		if (ctx->stop_fd >= 0)
-			stop_index = waitset_add(w->ws, ctx->stop_fd, WAITSET_READ);
-		runnable = collect_waits(w, &wake);
-		if (!wait_for_events(w, runnable, wake, stop_index) || atomic_load(&ctx->stop))
+		c->ws_index = ls.first_index + i;
+		c->wait_kind = CWAIT_DONE;	/* counted in no total yet */
+		c->wait_fd = -1;
+		waitset_set(w->ws, c->ws_index, -1, WAITSET_READ);
+		note_wait(w, &ls, c);
+	}
+
+	while (ls.remains > 0)
+	{
+		pg_time_usec_t pass_now;
+		bool		clock_fresh = true;
+		int			nready;
+		int			todo;
+
+		if (!wait_for_events(w, &ls, stop_index, &nready) || atomic_load(&ctx->stop))
 			return;
 
 		pass_now = pgb_time_now();
 		if (ctx->end_time > 0 && pass_now >= ctx->end_time)
 			w->timer_exceeded = true;
 
-		for (int i = 0; i < w->nclients; i++)
+		/* who is due now; a client run in this pass is not visited again */
+		todo = ls.timers > 0 || w->timer_exceeded ? w->nclients : ls.runnable + nready;
+		for (int i = 0; i < w->nclients && todo > 0; i++)
 		{
 			client	   *c = &w->clients[i];
-			pg_time_usec_t now = 0;
+			pg_time_usec_t now;
 
-			if (!client_due(c, w, pass_now))
+			if (c->wait_kind == CWAIT_DONE || !client_due(c, w, nready > 0, pass_now))
 				continue;
+			todo--;
+
+			/* the first client runs right after the clock read; later ones read it */
+			now = clock_fresh ? pass_now : 0;
+			clock_fresh = false;
 			client_advance(c, w, &now);
 			if (c->state == CSTATE_ABORTED && ctx->opts->exit_on_abort)
 			{
@@ -312,7 +356,8 @@ run_loop(worker *w)
 				return;
 			}
 			if (c->state == CSTATE_FINISHED || c->state == CSTATE_ABORTED)
-				remains--;
+				ls.remains--;
+			note_wait(w, &ls, c);
 		}
 	}
 }

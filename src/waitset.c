@@ -56,6 +56,26 @@ waitset_add(waitset *ws, int fd, waitset_event event)
 	return ws->used++;
 }
 
+void
+waitset_set(waitset *ws, int index, int fd, waitset_event event)
+{
+	struct pollfd *p;
+
+	assert(index >= 0 && index < ws->capacity);
+	/* ppoll skips negative descriptors: the gaps cost nothing but a scan */
+	while (ws->used <= index)
+	{
+		ws->fds[ws->used].fd = -1;
+		ws->fds[ws->used].events = 0;
+		ws->fds[ws->used].revents = 0;
+		ws->used++;
+	}
+	p = &ws->fds[index];
+	p->fd = fd;
+	p->events = event == WAITSET_WRITE ? POLLOUT : POLLIN;
+	p->revents = 0;
+}
+
 int
 waitset_wait(waitset *ws, pg_time_usec_t timeout_usec)
 {

@@ -164,7 +164,16 @@ typedef struct client
 	char	   *sql_buf;		/* simple-mode text, reused */
 	size_t		sql_cap;
 
-	int			ws_index;		/* index in the thread's waitset this pass */
+	/*
+	 * The thread loop's view of the client, refreshed only after the client
+	 * ran: what it waits for, and what its waitset entry (fixed index)
+	 * holds, so that a pass touches neither idle clients nor their entries.
+	 */
+	int			ws_index;		/* its entry in the thread's waitset */
+	client_wait_kind wait_kind; /* as client_wait said after the last run */
+	int			wait_fd;		/* socket in the entry; -1: none */
+	waitset_event wait_event;	/* direction in the entry */
+	pg_time_usec_t wake_at;		/* CWAIT_TIMER: when it is due */
 } client;
 
 /*
@@ -198,6 +207,8 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
 /*
  * Run the state machine until the client must wait.  *now is the time of
  * this pass (0: not read yet); it is read lazily and kept up to date.
+ * A client waiting for its socket is only advanced once the socket is
+ * readable (its first read goes straight to PQconsumeInput).
  */
 void		client_advance(client *c, worker *w, pg_time_usec_t *now);
 

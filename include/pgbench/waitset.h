@@ -2,10 +2,13 @@
  * waitset.h — the one place a benchmark thread blocks: a set of sockets and
  * a timeout, waited on with a single ppoll() per pass of the thread loop.
  *
- * Usage per pass: waitset_clear, waitset_add for every socket that matters
- * (remember the returned index), waitset_wait once, then waitset_ready with
- * the remembered index.  Hiding the syscall here keeps the loop free of
- * poll details and lets the implementation change (poll, epoll) alone.
+ * Two ways to fill it.  Rebuilt per pass: waitset_clear, waitset_add for
+ * every socket that matters (remember the returned index), waitset_wait
+ * once, then waitset_ready with the remembered index.  Persistent: give each
+ * socket owner a fixed index and call waitset_set only when what it waits
+ * for changes; a pass then costs one waitset_wait and nothing else.  Hiding
+ * the syscall here keeps the loop free of poll details and lets the
+ * implementation change (poll, epoll) alone.
  *
  * A waitset belongs to one thread; nothing here locks.
  */
@@ -40,6 +43,14 @@ void		waitset_clear(waitset *ws);
  * capacity sockets may be added between two clears (checked by assert).
  */
 int			waitset_add(waitset *ws, int fd, waitset_event event);
+
+/*
+ * Set the entry at index (below capacity) to fd and event, growing the set
+ * to cover it; entries skipped over stay out of the wait.  fd < 0 leaves
+ * the entry out of the wait (it never reports ready) without moving the
+ * others.
+ */
+void		waitset_set(waitset *ws, int index, int fd, waitset_event event);
 
 /*
  * Wait until a socket is ready or timeout_usec passes; timeout_usec < 0
