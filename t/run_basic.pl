@@ -18,18 +18,6 @@ my $system = system_pgbench_path();
 my $dir = tempdir('pgbrun_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 chdir $dir or die "cannot chdir to $dir: $!";
 
-# Figures that depend on timing become X; the banner carries the versions.
-sub mask
-{
-	my ($s) = @_;
-	$s =~ s/^pgbench \(.*\)$/pgbench (VERSION)/mg;
-	$s =~ s/= -?[\d.]+ ms/= X ms/g;
-	$s =~ s/tps = [\d.]+/tps = X/g;
-	$s =~ s/(avg|max) [\d.]+/$1 X/g;
-	$s =~ s/^( +)\d+\.\d{3}( +\d+)/$1X$2/mg;
-	return $s;
-}
-
 # The report of a run without failures, as pgbench 16 prints it.
 sub report
 {
@@ -90,7 +78,7 @@ for my $row (
 	($rc, $out, $err) = pgbench([ '-M', $mode, '-c', '4', '-j', $threads, '-t', '100' ],
 		env => \%env);
 	is($rc, 0, "$name: exit code");
-	is(mask($out),
+	is(mask_timings($out),
 		report(type => $TPCB, mode => $mode, clients => 4, threads => $threads,
 			per_client => 100, processed => 400),
 		"$name: report");
@@ -106,7 +94,7 @@ for my $row (
 
 ($rc, $out, $err) = pgbench([ '-S', '-c', '2', '-j', '4', '-t', '10', '-v' ], env => \%env);
 is($rc, 0, 'select-only -j 4 -c 2: exit code');
-is(mask($out),
+is(mask_timings($out),
 	report(type => '<builtin: select only>', clients => 2, threads => 2,
 		per_client => 10, processed => 20),
 	'select-only: threads capped at the number of clients');
@@ -129,7 +117,7 @@ my $elapsed = time - $t0;
 is($rc, 0, '-T 2: exit code');
 my ($processed) = $out =~ /^number of transactions actually processed: (\d+)$/m;
 ok(defined $processed && $processed > 0, '-T 2: transactions were processed');
-is(mask($out),
+is(mask_timings($out),
 	report(type => '<builtin: select only>', clients => 3, threads => 2,
 		duration => 2, processed => $processed // 0),
 	'-T 2: report');
@@ -140,7 +128,7 @@ ok($elapsed >= 1 && $elapsed <= 5, "-T 2 takes about two seconds ($elapsed)");
 write_file('one.sql', "\\set x 2\nSELECT :x;\n");
 ($rc, $out, $err) = pgbench([ '-n', '-t', '3', '-c', '2', '-r', '-f', 'one.sql' ], env => \%env);
 is($rc, 0, '-r: exit code');
-is(mask($out),
+is(mask_timings($out),
 	report(type => 'one.sql', clients => 2, threads => 1, per_client => 3, processed => 6)
 	  . "statement latencies in milliseconds and failures:\n"
 	  . "         X           0  \\set x 2\n"
@@ -178,15 +166,7 @@ SKIP:
 		[ '-n', '-t', '5', '-L', '100', '-S' ],
 		[ '-n', '-t', '5', '-C', '-c', '2', '-S' ],
 	);
-	for my $args (@rows)
-	{
-		my @r1 = system_pgbench($args, env => \%env);
-		my @r2 = pgbench($args, env => \%env);
-		my $name = "same as system pgbench: @$args";
-		is($r2[0], $r1[0], "$name: exit code");
-		is(mask($r2[1]), mask($r1[1]), "$name: stdout");
-		is(mask($r2[2]), mask($r1[2]), "$name: stderr");
-	}
+	same_as_system($_, env => \%env) for @rows;
 }
 
 # ---- partitions found in the database show in the report header ----------

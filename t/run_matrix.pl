@@ -207,15 +207,7 @@ SKIP:
 {
 	skip 'no system pgbench to compare with', 3 * @rows unless $system;
 
-	for my $args (@rows)
-	{
-		my @r1 = system_pgbench($args, env => \%env);
-		my @r2 = pgbench($args, env => \%env);
-		my $name = "same as system pgbench: @$args";
-		is($r2[0], $r1[0], "$name: exit code");
-		is(mask($r2[1]), mask($r1[1]), "$name: stdout");
-		is(mask($r2[2]), mask($r1[2]), "$name: stderr");
-	}
+	same_as_system($_, env => \%env) for @rows;
 }
 
 # ---- the server saw no failing statement in all of this ---------------------

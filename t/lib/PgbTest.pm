@@ -15,7 +15,8 @@ use IPC::Run ();
 use Test::More;
 
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
-  start_cluster our_pgbench_path system_pgbench_path);
+  start_cluster our_pgbench_path system_pgbench_path mask_timings
+  same_as_system);
 
 sub our_pgbench_path
 {
@@ -76,6 +77,33 @@ sub write_file
 	print $fh $content;
 	close $fh;
 	return $path;
+}
+
+# Mask what varies between runs of a report: the version banner, times,
+# tps, connection averages and per-command latencies.
+sub mask_timings
+{
+	my ($s) = @_;
+	$s =~ s/^pgbench \(.*\)$/pgbench (VERSION)/mg;
+	$s =~ s/= -?[\d.]+ ms/= X ms/g;
+	$s =~ s/tps = [\d.]+/tps = X/g;
+	$s =~ s/(avg|max) [\d.]+/$1 X/g;
+	$s =~ s/^( +)\d+\.\d{3}( +\d+)/$1X$2/mg;
+	return $s;
+}
+
+# Run the same arguments through the system pgbench and ours; three checks:
+# exit code, masked stdout, masked stderr.
+sub same_as_system
+{
+	my ($args, %o) = @_;
+	my @theirs = system_pgbench($args, %o);
+	my @ours = pgbench($args, %o);
+	my $name = "same as system pgbench: @$args";
+	is($ours[0], $theirs[0], "$name: exit code");
+	is(mask_timings($ours[1]), mask_timings($theirs[1]), "$name: stdout");
+	is(mask_timings($ours[2]), mask_timings($theirs[2]), "$name: stderr");
+	return;
 }
 
 # ---- the cluster ----------------------------------------------------------
