@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # deps.sh — install what building and testing pgbench needs, if missing (Debian).
+# The tests compare with the system pgbench 15 as an oracle, at 15.20 or later
+# (15.20 changed "-c/--clients" to "-c/--client" in messages): an older
+# postgresql-15 / postgresql-client-15 is upgraded from the Debian archive.
 set -euo pipefail
 
 need=()
 for pkg in flex bison meson ninja-build libpq-dev postgresql libipc-run-perl pkg-config gcc; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
+done
+oracle_min=15.20
+for pkg in postgresql-15 postgresql-client-15; do
+	have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
+	if [ -n "$have" ] && dpkg --compare-versions "$have" lt "$oracle_min"; then
+		need+=("$pkg")
+	fi
 done
 if [ ${#need[@]} -gt 0 ]; then
 	echo "installing: ${need[*]}"
