@@ -321,12 +321,16 @@ init_context(run_context *ctx, const pgb_options *opts)
 	ctx->nclients = nclients;
 	/* more threads than clients would only idle (and skew the -R split) */
 	ctx->nthreads = nthreads > nclients ? nclients : nthreads;
-	conn_params_init(&ctx->params, opts);
+	conn_params_init(&ctx->params, opts->host, opts->port, opts->username, opts->dbname);
 
 	/* -R is a total rate: each thread schedules its share */
 	ctx->throttle_delay = opts->rate > 0 ? 1000000.0 / opts->rate * ctx->nthreads : 0.0;
 	ctx->latency_limit = opts->latency_limit_us;
-	ctx->retry = retry_policy_from(opts);
+	ctx->retry = (retry_policy) {
+		.max_tries = opts->max_tries,
+		.latency_limit = opts->latency_limit_us,
+		.verbose_errors = opts->verbose_errors,
+	};
 	ctx->per_script_stats = opts->scripts->nscripts > 1;
 	ctx->per_command = opts->report_per_command;
 	ctx->debug = opts->debug;
@@ -337,7 +341,16 @@ init_context(run_context *ctx, const pgb_options *opts)
 	ctx->publish_progress = opts->progress_sec > 0;
 	ctx->after_transaction = ctx->keep_hist || ctx->publish_progress || opts->use_log;
 	if (opts->use_log)
-		txlog_config_from_options(&ctx->log_cfg, opts, (int) getpid());
+		ctx->log_cfg = (txlog_config) {
+			.prefix = opts->log_prefix,
+			.pid = (int) getpid(),
+			.agg_interval = opts->aggregate_interval,
+			.sample_rate = opts->sample_rate,
+			.throttled = opts->rate > 0.0,
+			.latency_limit = opts->latency_limit_us > 0,
+			.retries = opts->max_tries != 1,
+			.failures_detailed = opts->failures_detailed,
+		};
 	atomic_init(&ctx->setup_failed, false);
 	atomic_init(&ctx->stop, false);
 	ctx->stop_fd = -1;
@@ -471,6 +484,21 @@ free_state(bench_state *bs)
 
 /* ---- the run and after -------------------------------------------------- */
 
+/* A condition variable whose timed waits use pgb_time_now's clock. */
+static bool
+init_monotonic_cond(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+	bool		ok;
+
+	if (pthread_condattr_init(&attr) != 0)
+		return false;
+	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+		pthread_cond_init(cond, &attr) == 0;
+	pthread_condattr_destroy(&attr);
+	return ok;
+}
+
 /*
  * Start the workers on threads of their own; the main thread keeps the -P
  * timer (so no report waits for a busy worker), or else runs worker 0.
@@ -489,7 +517,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	bs->barrier_ready = true;
 	if (pthread_mutex_init(&ctx->done_lock, NULL) != 0 ||
-		pthread_cond_init(&ctx->done_cond, NULL) != 0)
+		!init_monotonic_cond(&ctx->done_cond))
 	{
 		diag_error("could not initialize thread synchronization");
 		return false;

@@ -18,17 +18,18 @@
 static char conn_password[512];
 
 void
-conn_params_init(conn_params *params, const pgb_options *opts)
+conn_params_init(conn_params *params, const char *host, const char *port,
+				 const char *user, const char *dbname)
 {
 	int			n = 0;
 
 #define CONN_PARAM(k, v) (params->keywords[n] = (k), params->values[n] = (v), n++)
-	CONN_PARAM("host", opts->host);
-	CONN_PARAM("port", opts->port);
-	CONN_PARAM("user", opts->username);
+	CONN_PARAM("host", host);
+	CONN_PARAM("port", port);
+	CONN_PARAM("user", user);
 	CONN_PARAM("password", conn_password);
 	/* dbname last among the expanded ones: a conninfo in it overrides */
-	CONN_PARAM("dbname", opts->dbname);
+	CONN_PARAM("dbname", dbname);
 	CONN_PARAM("fallback_application_name", "pgbench");
 #undef CONN_PARAM
 	params->keywords[n] = NULL;

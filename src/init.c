@@ -606,7 +606,7 @@ init_run(const pgb_options *opts)
 	init_ctx	ctx = {.opts = opts};
 	int			rc;
 
-	conn_params_init(&params, opts);
+	conn_params_init(&params, opts->host, opts->port, opts->username, opts->dbname);
 	ctx.conn = conn_open(&params, errbuf, sizeof(errbuf));
 	if (ctx.conn == NULL)
 	{

@@ -13,6 +13,7 @@ main(int argc, char **argv)
 	pgb_options opts;
 	int			rc;
 
+	pgb_time_init();
 	diag_init(argv[0]);
 	rc = options_parse(&opts, argc, argv);
 	if (rc >= 0)

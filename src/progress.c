@@ -308,7 +308,7 @@ print_report(progress_state *ps, pg_time_usec_t now)
 	if (ps->with_hist)
 		interval_percentiles(ps);
 
-	when = ps->fmt.timestamp ? (double) now / USEC_PER_SEC
+	when = ps->fmt.timestamp ? (double) pgb_time_to_epoch(now) / USEC_PER_SEC
 		: (double) (now - ps->origin) / USEC_PER_SEC;
 	progress_format_line(line, sizeof(line), &ps->fmt, &cur, &ps->last,
 						 now - ps->last_report, when,
@@ -337,7 +337,7 @@ progress_run(run_context *ctx, worker *workers, pg_time_usec_t origin)
 	pthread_mutex_lock(&ctx->done_lock);
 	while (ctx->workers_running > 0)
 	{
-		/* the condition variable's clock is CLOCK_REALTIME, as pgb_time_now */
+		/* the condition variable runs on CLOCK_MONOTONIC, as pgb_time_now */
 		struct timespec at = {
 			.tv_sec = (time_t) (next / USEC_PER_SEC),
 			.tv_nsec = (long) (next % USEC_PER_SEC) * 1000,

@@ -44,18 +44,6 @@ retry_outcome(retry_error error)
 	return STATS_OTHER_FAILURE;
 }
 
-retry_policy
-retry_policy_from(const pgb_options *opts)
-{
-	retry_policy policy = {
-		.max_tries = opts->max_tries,
-		.latency_limit = opts->latency_limit_us,
-		.verbose_errors = opts->verbose_errors,
-	};
-
-	return policy;
-}
-
 retry_decision
 retry_decide(const retry_policy *policy, retry_error error, uint32_t tries,
 			 int64_t elapsed, bool timer_exceeded)

@@ -35,7 +35,7 @@ worker_cleanup(worker *w)
 	char		ignored[8];
 
 	/* a log the thread never got to close (the run did not start) */
-	txlog_close(&w->log, pgb_time_now(), ignored, sizeof(ignored));
+	txlog_close(&w->log, pgb_time_to_epoch(pgb_time_now()), ignored, sizeof(ignored));
 	waitset_free(w->ws);
 	w->ws = NULL;
 	stats_run_free(&w->stats);
@@ -49,7 +49,7 @@ worker_after_transaction(worker *w, const txlog_txn *tx, pg_time_usec_t now)
 	if (tx->outcome == STATS_SUCCESS)
 		stats_run_record_latency(&w->stats, tx->script_no, tx->latency);
 	if (w->log.is_open)
-		txlog_add(&w->log, tx, now, &w->sample_rs);	/* an error is kept in the log */
+		txlog_add(&w->log, tx, pgb_time_to_epoch(now), &w->sample_rs);	/* an error is kept in the log */
 	if (ctx->publish_progress)
 		progress_publish(&w->progress, &w->stats.total);
 }
@@ -60,7 +60,7 @@ finish_log(worker *w)
 {
 	if (!w->log.is_open)
 		return;
-	if (!txlog_close(&w->log, pgb_time_now(), w->log_error, sizeof(w->log_error)) &&
+	if (!txlog_close(&w->log, pgb_time_to_epoch(pgb_time_now()), w->log_error, sizeof(w->log_error)) &&
 		w->log_error[0] == '\0')
 		snprintf(w->log_error, sizeof(w->log_error), "could not write to log file");
 }
@@ -383,7 +383,7 @@ worker_main(void *arg)
 	w->bench_start = pgb_time_now();
 	w->throttle_trigger = w->bench_start;
 	if (w->log.is_open)
-		txlog_begin(&w->log, w->bench_start);
+		txlog_begin(&w->log, pgb_time_to_epoch(w->bench_start));
 
 	if (!atomic_load(&ctx->setup_failed))
 		run_loop(w);

@@ -160,20 +160,6 @@ reserve_line(txlog *tl)
 	return flush_buffer(tl);
 }
 
-void
-txlog_config_from_options(txlog_config *cfg, const pgb_options *opts, int pid)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->prefix = opts->log_prefix;
-	cfg->pid = pid;
-	cfg->agg_interval = opts->aggregate_interval;
-	cfg->sample_rate = opts->sample_rate;
-	cfg->throttled = opts->rate > 0.0;
-	cfg->latency_limit = opts->latency_limit_us > 0;
-	cfg->retries = opts->max_tries != 1;
-	cfg->failures_detailed = opts->failures_detailed;
-}
-
 bool
 txlog_open(txlog *tl, const txlog_config *cfg, int tid, char *errbuf, size_t errlen)
 {

@@ -1,8 +1,8 @@
 /*
  * common.h — basic types and limits shared by every unit of pgbench.
  *
- * Time is one 64-bit microsecond type everywhere (pg_time_usec_t), read
- * once per pass through a state machine.
+ * Time is one 64-bit microsecond type everywhere (pg_time_usec_t) on a
+ * monotonic clock, read once per pass through a state machine.
  */
 #ifndef PGBENCH_COMMON_H
 #define PGBENCH_COMMON_H
@@ -25,7 +25,40 @@ typedef int64_t pg_time_usec_t;
 
 #define PGB_LENGTHOF(array) (sizeof(array) / sizeof((array)[0]))
 
-/* Current time, microseconds since the epoch (CLOCK_REALTIME like pgbench). */
+typedef enum query_mode
+{
+	QUERY_SIMPLE,				/* PQsendQuery with variables substituted as text */
+	QUERY_EXTENDED,				/* PQsendQueryParams, variables as $n parameters */
+	QUERY_PREPARED,				/* PQsendPrepare once, then PQsendQueryPrepared */
+} query_mode;
+
+typedef enum partition_method
+{
+	PART_NONE,
+	PART_RANGE,
+	PART_HASH,
+} partition_method;
+
+/* Most percentiles --percentiles accepts. */
+#define PGB_MAX_PERCENTILES 16
+
+/*
+ * The one clock: microseconds on CLOCK_MONOTONIC, for every interval,
+ * deadline and schedule, so that a step of the wall clock moves none of
+ * them.  Its origin is arbitrary: only differences mean anything.
+ */
 pg_time_usec_t pgb_time_now(void);
+
+/*
+ * A pgb_time_now() value as microseconds since the Unix epoch, for what
+ * pgbench prints as epoch time (-l logs, --progress-timestamp).  The
+ * offset between the two clocks is taken once, at the first call (made by
+ * main before any thread starts, through pgb_time_init); thread-safe
+ * afterwards.
+ */
+pg_time_usec_t pgb_time_to_epoch(pg_time_usec_t mono);
+
+/* Fix the monotonic-to-epoch offset now.  main calls it first thing. */
+void		pgb_time_init(void);
 
 #endif

@@ -13,7 +13,8 @@
 
 #include <libpq-fe.h>
 
-#include "pgbench/options.h"
+#include "pgbench/common.h"
+
 
 #define CONN_MAX_PARAMS 8
 
@@ -30,8 +31,12 @@ typedef struct conn_params
 	const char *values[CONN_MAX_PARAMS];
 } conn_params;
 
-/* Fill params from opts; the strings stay owned by opts. */
-void		conn_params_init(conn_params *params, const pgb_options *opts);
+/*
+ * Fill params from -h, -p, -U and the database name (any may be NULL for
+ * libpq's default); the strings stay owned by the caller.
+ */
+void		conn_params_init(conn_params *params, const char *host, const char *port,
+							 const char *user, const char *dbname);
 
 /*
  * Open a connection and wait for it.  On failure returns NULL and copies

@@ -13,20 +13,6 @@
 #include "pgbench/script.h"
 #include "pgbench/variables.h"
 
-typedef enum query_mode
-{
-	QUERY_SIMPLE,				/* PQsendQuery with variables substituted as text */
-	QUERY_EXTENDED,				/* PQsendQueryParams, variables as $n parameters */
-	QUERY_PREPARED,				/* PQsendPrepare once, then PQsendQueryPrepared */
-} query_mode;
-
-typedef enum partition_method
-{
-	PART_NONE,
-	PART_RANGE,
-	PART_HASH,
-} partition_method;
-
 /* What main does after parsing. */
 typedef enum run_action
 {
@@ -34,9 +20,6 @@ typedef enum run_action
 	ACTION_INIT,				/* -i / -I */
 	ACTION_EXIT_OK,				/* --help, -V, -b list, --show-script done: exit 0 */
 } run_action;
-
-/* Most percentiles --percentiles accepts. */
-#define PGB_MAX_PERCENTILES 16
 
 typedef struct pgb_options
 {

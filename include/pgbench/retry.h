@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "pgbench/common.h"
-#include "pgbench/options.h"
 #include "pgbench/random.h"
 #include "pgbench/stats.h"
 
@@ -57,9 +56,6 @@ typedef struct retry_policy
 	int64_t		latency_limit;	/* -L in usec; 0: none */
 	bool		verbose_errors; /* --verbose-errors: report each error and decision */
 } retry_policy;
-
-/* The policy the options ask for (-L taken in microseconds). */
-retry_policy retry_policy_from(const pgb_options *opts);
 
 /* What the client does once the failed try is rolled back. */
 typedef enum retry_decision

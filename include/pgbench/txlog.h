@@ -70,7 +70,6 @@
 #define PGBENCH_TXLOG_H
 
 #include "pgbench/common.h"
-#include "pgbench/options.h"
 #include "pgbench/random.h"
 #include "pgbench/stats.h"
 
@@ -95,10 +94,6 @@ typedef struct txlog_config
 	bool		retries;		/* --max-tries != 1: retries field / group */
 	bool		failures_detailed;	/* --failures-detailed */
 } txlog_config;
-
-/* Fill cfg from the parsed options; pid is getpid() of the main process. */
-void		txlog_config_from_options(txlog_config *cfg, const pgb_options *opts,
-									  int pid);
 
 /* One finished (or skipped) transaction, as the engine knows it. */
 typedef struct txlog_txn

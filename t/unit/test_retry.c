@@ -125,22 +125,6 @@ test_decision(void)
 	}
 }
 
-static void
-test_policy_from_options(void)
-{
-	pgb_options opts;
-	retry_policy policy;
-
-	memset(&opts, 0, sizeof(opts));
-	opts.max_tries = 7;
-	opts.latency_limit_us = 2500;
-	opts.verbose_errors = true;
-	policy = retry_policy_from(&opts);
-	tap_is_int(policy.max_tries, 7, "policy: max tries from --max-tries");
-	tap_is_int(policy.latency_limit, 2500, "policy: limit from -L in usec");
-	tap_ok(policy.verbose_errors, "policy: --verbose-errors");
-}
-
 /* ---- the snapshot ------------------------------------------------------- */
 
 static void
@@ -229,7 +213,6 @@ main(void)
 {
 	test_classification();
 	test_decision();
-	test_policy_from_options();
 	test_snapshot();
 	test_format();
 	return tap_done();
