@@ -1,0 +1,28 @@
+/*
+ * xalloc.h — the one out-of-memory policy of start-up code: allocate or
+ * stop the process with pgbench's message ("out of memory", exit 1), as
+ * PostgreSQL's pg_malloc family does.
+ *
+ * Only code that runs before the worker threads start (options, script
+ * compilation, init, run set-up) may call these.  Code reachable from a
+ * worker thread allocates with malloc and handles NULL: a failed
+ * allocation there ends the client with a message, never the process.
+ */
+#ifndef PGBENCH_XALLOC_H
+#define PGBENCH_XALLOC_H
+
+#include <stddef.h>
+
+/* malloc(size), size 0 allowed; never returns NULL. */
+void	   *pgb_malloc(size_t size);
+
+/* calloc(n, size), zeroed, either may be 0; never returns NULL. */
+void	   *pgb_calloc(size_t n, size_t size);
+
+/* realloc(ptr, size), size 0 allowed; never returns NULL. */
+void	   *pgb_realloc(void *ptr, size_t size);
+
+/* strdup(s); never returns NULL. */
+char	   *pgb_strdup(const char *s);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * xalloc.c — start-up allocation that stops the process with pgbench's
+ * message when memory runs out (see xalloc.h for who may call it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench/xalloc.h"
+
+static void *
+checked(void *ptr)
+{
+	if (ptr == NULL)
+	{
+		fprintf(stderr, "out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	return ptr;
+}
+
+void *
+pgb_malloc(size_t size)
+{
+	return checked(malloc(size ? size : 1));
+}
+
+void *
+pgb_calloc(size_t n, size_t size)
+{
+	return checked(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *
+pgb_realloc(void *ptr, size_t size)
+{
+	return checked(realloc(ptr, size ? size : 1));
+}
+
+char *
+pgb_strdup(const char *s)
+{
+	return checked(strdup(s));
+}
