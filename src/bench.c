@@ -33,7 +33,10 @@ typedef struct table_info
 /* Everything a run allocates, released in one place. */
 typedef struct bench_state
 {
-	run_context *ctx;
+	const pgb_options *opts;
+	run_config	cfg;			/* built once, read-only while threads run */
+	run_shared	shared;			/* what the threads share */
+	bool		cfg_ready;		/* cfg was built (runconf_free) */
 	client	   *clients;
 	int			nclients_ready; /* clients initialized, to free */
 	worker	   *workers;
@@ -187,10 +190,10 @@ vacuum_tables(PGconn *conn, bool vacuum_accounts)
 
 /* The slot of a variable pgbench sets itself, unless -D already set it. */
 static int
-startup_slot(const run_context *ctx, const char *name)
+startup_slot(const run_config *cfg, const char *name)
 {
-	const var_store *defines = &ctx->opts->defines;
-	int			slot = var_symtab_find(ctx->scripts->symtab, name, strlen(name));
+	const var_store *defines = cfg->defines;
+	int			slot = var_symtab_find(cfg->scripts->symtab, name, strlen(name));
 
 	if (slot >= 0 && slot < defines->nslots && var_is_set(defines, slot))
 		return -2;				/* defined by -D: keep it */
@@ -214,7 +217,7 @@ set_for_all(client *clients, int n, int slot, int64_t value)
 static void
 set_startup_variables(bench_state *bs, int scale, random_seed *seed)
 {
-	const run_context *ctx = bs->ctx;
+	const run_config *ctx = &bs->cfg;
 	int			n = ctx->nclients;
 	int			slot;
 
@@ -239,8 +242,8 @@ set_startup_variables(bench_state *bs, int scale, random_seed *seed)
 static bool
 setup_database(bench_state *bs, random_seed *seed, table_info *info)
 {
-	const run_context *ctx = bs->ctx;
-	const pgb_options *opts = ctx->opts;
+	const run_config *ctx = &bs->cfg;
+	const pgb_options *opts = bs->opts;
 	char		errbuf[1024];
 	PGconn	   *conn = conn_open(&ctx->params, errbuf, sizeof(errbuf));
 	bool		ok = true;
@@ -273,102 +276,18 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	return ok;
 }
 
-/* ---- the run context ---------------------------------------------------- */
-
-static bool
-build_command_tables(run_context *ctx)
-{
-	const script_set *set = ctx->scripts;
-	int			total = 0;
-	int			prepared = 0;
-
-	for (int i = 0; i < set->nscripts; i++)
-	{
-		ctx->script_offset[i] = total;
-		total += set->scripts[i].ncommands;
-	}
-	ctx->total_commands = total;
-	ctx->prepared_names = calloc((size_t) (total > 0 ? total : 1), sizeof(char *));
-	if (ctx->prepared_names == NULL)
-		return false;
-
-	/* pgbench numbers the prepared statements over all scripts in order */
-	for (int i = 0; i < set->nscripts; i++)
-	{
-		for (int j = 0; j < set->scripts[i].ncommands; j++)
-		{
-			char		name[32];
-
-			if (set->scripts[i].commands[j]->type != SQL_COMMAND)
-				continue;
-			snprintf(name, sizeof(name), "P_%d", prepared++);
-			ctx->prepared_names[ctx->script_offset[i] + j] = strdup(name);
-			if (ctx->prepared_names[ctx->script_offset[i] + j] == NULL)
-				return false;
-		}
-	}
-	return true;
-}
-
-static bool
-init_context(run_context *ctx, const pgb_options *opts)
-{
-	int			nclients = opts->nclients > 0 ? opts->nclients : 1;
-	int			nthreads = opts->nthreads > 0 ? opts->nthreads : 1;
-
-	ctx->opts = opts;
-	ctx->scripts = opts->scripts;
-	ctx->nclients = nclients;
-	/* more threads than clients would only idle (and skew the -R split) */
-	ctx->nthreads = nthreads > nclients ? nclients : nthreads;
-	conn_params_init(&ctx->params, opts->host, opts->port, opts->username, opts->dbname);
-
-	/* -R is a total rate: each thread schedules its share */
-	ctx->throttle_delay = opts->rate > 0 ? 1000000.0 / opts->rate * ctx->nthreads : 0.0;
-	ctx->latency_limit = opts->latency_limit_us;
-	ctx->retry = (retry_policy) {
-		.max_tries = opts->max_tries,
-		.latency_limit = opts->latency_limit_us,
-		.verbose_errors = opts->verbose_errors,
-	};
-	ctx->per_script_stats = opts->scripts->nscripts > 1;
-	ctx->per_command = opts->report_per_command;
-	ctx->debug = opts->debug;
-	ctx->keep_hist = opts->npercentiles > 0 || opts->report_json != NULL;
-	ctx->detailed = opts->progress_sec > 0 || ctx->throttle_delay > 0 ||
-		ctx->latency_limit > 0 || opts->use_log || ctx->per_script_stats ||
-		ctx->keep_hist;
-	ctx->publish_progress = opts->progress_sec > 0;
-	ctx->after_transaction = ctx->keep_hist || ctx->publish_progress || opts->use_log;
-	if (opts->use_log)
-		ctx->log_cfg = (txlog_config) {
-			.prefix = opts->log_prefix,
-			.pid = (int) getpid(),
-			.agg_interval = opts->aggregate_interval,
-			.sample_rate = opts->sample_rate,
-			.throttled = opts->rate > 0.0,
-			.latency_limit = opts->latency_limit_us > 0,
-			.retries = opts->max_tries != 1,
-			.failures_detailed = opts->failures_detailed,
-		};
-	atomic_init(&ctx->setup_failed, false);
-	atomic_init(&ctx->stop, false);
-	ctx->stop_fd = -1;
-	if (opts->exit_on_abort)
-		ctx->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	return build_command_tables(ctx);
-}
+/* ---- the run's shared state -------------------------------------------- */
 
 static void
-free_context(run_context *ctx)
+init_shared(bench_state *bs)
 {
-	if (ctx->prepared_names != NULL)
-		for (int i = 0; i < ctx->total_commands; i++)
-			free(ctx->prepared_names[i]);
-	free(ctx->prepared_names);
-	if (ctx->stop_fd >= 0)
-		close(ctx->stop_fd);
-	free(ctx);
+	run_shared *sh = &bs->shared;
+
+	atomic_init(&sh->setup_failed, false);
+	atomic_init(&sh->stop, false);
+	sh->stop_fd = -1;
+	if (bs->cfg.exit_on_abort)
+		sh->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
 /*
@@ -378,14 +297,14 @@ free_context(run_context *ctx)
 static bool
 open_logs(bench_state *bs)
 {
-	run_context *ctx = bs->ctx;
+	const run_config *cfg = &bs->cfg;
 	char		errbuf[TXLOG_PATH_MAX + 128];
 
-	if (!ctx->opts->use_log)
+	if (!cfg->log_enabled)
 		return true;
-	for (int i = 0; i < ctx->nthreads; i++)
+	for (int i = 0; i < cfg->nthreads; i++)
 	{
-		if (!txlog_open(&bs->workers[i].log, &ctx->log_cfg, i, errbuf, sizeof(errbuf)))
+		if (!txlog_open(&bs->workers[i].log, &cfg->log_cfg, i, errbuf, sizeof(errbuf)))
 		{
 			diag_error("%s", errbuf);
 			return false;
@@ -398,7 +317,7 @@ open_logs(bench_state *bs)
 static bool
 open_json(bench_state *bs)
 {
-	const char *path = bs->ctx->opts->report_json;
+	const char *path = bs->cfg.report_json;
 
 	if (path == NULL)
 		return true;
@@ -414,7 +333,7 @@ open_json(bench_state *bs)
 static bool
 init_clients(bench_state *bs, random_seed *seed)
 {
-	run_context *ctx = bs->ctx;
+	const run_config *ctx = &bs->cfg;
 
 	/* client_init zeroes each one; aligned so threads share no line */
 	bs->clients = aligned_alloc(CLIENT_ALIGN, (size_t) ctx->nclients * sizeof(client));
@@ -422,8 +341,7 @@ init_clients(bench_state *bs, random_seed *seed)
 		return false;
 	for (int i = 0; i < ctx->nclients; i++)
 	{
-		if (!client_init(&bs->clients[i], i, ctx))
-			return false;
+		client_init(&bs->clients[i], i, ctx);
 		bs->nclients_ready++;
 		/* one draw per client, in client order, as pgbench */
 		random_state_init(seed, &bs->clients[i].rs);
@@ -435,7 +353,7 @@ init_clients(bench_state *bs, random_seed *seed)
 static bool
 init_workers(bench_state *bs, random_seed *seed)
 {
-	run_context *ctx = bs->ctx;
+	const run_config *ctx = &bs->cfg;
 	int			dealt = 0;
 
 	bs->workers = aligned_alloc(_Alignof(worker), (size_t) ctx->nthreads * sizeof(worker));
@@ -447,11 +365,12 @@ init_workers(bench_state *bs, random_seed *seed)
 		worker	   *w = &bs->workers[i];
 
 		w->tid = i;
-		w->ctx = ctx;
+		w->cfg = ctx;
+		w->shared = &bs->shared;
 		w->clients = &bs->clients[dealt];
 		w->nclients = (ctx->nclients - dealt + ctx->nthreads - i - 1) / (ctx->nthreads - i);
-		random_state_init(seed, &w->choose_rs);
-		random_state_init(seed, &w->throttle_rs);
+		random_state_init(seed, &w->env.choose_rs);
+		random_state_init(seed, &w->env.throttle_rs);
 		random_state_init(seed, &w->sample_rs);
 		if (!worker_prepare(w))
 			return false;
@@ -471,15 +390,18 @@ free_state(bench_state *bs)
 		client_free(&bs->clients[i]);
 	free(bs->clients);
 	if (bs->barrier_ready)
-		pthread_barrier_destroy(&bs->ctx->barrier);
+		pthread_barrier_destroy(&bs->shared.barrier);
 	if (bs->sync_ready)
 	{
-		pthread_cond_destroy(&bs->ctx->done_cond);
-		pthread_mutex_destroy(&bs->ctx->done_lock);
+		pthread_cond_destroy(&bs->shared.done_cond);
+		pthread_mutex_destroy(&bs->shared.done_lock);
 	}
 	if (bs->json_out != NULL)
 		fclose(bs->json_out);
-	free_context(bs->ctx);
+	if (bs->shared.stop_fd >= 0)
+		close(bs->shared.stop_fd);
+	if (bs->cfg_ready)
+		runconf_free(&bs->cfg);
 }
 
 /* ---- the run and after -------------------------------------------------- */
@@ -499,6 +421,16 @@ init_monotonic_cond(pthread_cond_t *cond)
 	return ok;
 }
 
+/* Open the launch gate the workers wait at: 1 go, -1 the run is off. */
+static void
+launch_workers(run_shared *sh, int launch)
+{
+	pthread_mutex_lock(&sh->done_lock);
+	sh->launch = launch;
+	pthread_cond_broadcast(&sh->done_cond);
+	pthread_mutex_unlock(&sh->done_lock);
+}
+
 /*
  * Start the workers on threads of their own; the main thread keeps the -P
  * timer (so no report waits for a busy worker), or else runs worker 0.
@@ -506,28 +438,29 @@ init_monotonic_cond(pthread_cond_t *cond)
 static bool
 run_workers(bench_state *bs, pg_time_usec_t *start_time)
 {
-	run_context *ctx = bs->ctx;
+	const run_config *ctx = &bs->cfg;
+	run_shared *sh = &bs->shared;
 	int			err;
 	int			first_thread;	/* workers before it run on this thread */
 
-	if ((err = pthread_barrier_init(&ctx->barrier, NULL, (unsigned) ctx->nthreads)) != 0)
+	if ((err = pthread_barrier_init(&sh->barrier, NULL, (unsigned) ctx->nthreads)) != 0)
 	{
 		diag_error("could not initialize barrier: %s", strerror(err));
 		return false;
 	}
 	bs->barrier_ready = true;
-	if (pthread_mutex_init(&ctx->done_lock, NULL) != 0 ||
-		!init_monotonic_cond(&ctx->done_cond))
+	if (pthread_mutex_init(&sh->done_lock, NULL) != 0 ||
+		!init_monotonic_cond(&sh->done_cond))
 	{
 		diag_error("could not initialize thread synchronization");
 		return false;
 	}
 	bs->sync_ready = true;
-	ctx->workers_running = ctx->nthreads;
+	sh->workers_running = ctx->nthreads;
 
 	*start_time = pgb_time_now();
-	if (ctx->opts->duration > 0)
-		ctx->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->opts->duration;
+	if (ctx->duration > 0)
+		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->duration;
 
 	/*
 	 * Without -P the main thread has nothing to do but join, so it runs
@@ -537,7 +470,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	 * arena locking in malloc), worth a good hundred instructions per
 	 * transaction.
 	 */
-	first_thread = ctx->opts->progress_sec > 0 ? 0 : 1;
+	first_thread = ctx->progress_sec > 0 ? 0 : 1;
 	for (int i = first_thread; i < ctx->nthreads; i++)
 	{
 		worker	   *w = &bs->workers[i];
@@ -545,13 +478,17 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		w->create_time = pgb_time_now();
 		if ((err = pthread_create(&w->handle, NULL, worker_main, w)) != 0)
 		{
-			/* the barrier can never fill: nothing to do but leave */
+			/* the barrier cannot fill: send the threads made so far home */
 			diag_error("could not create thread: %s", strerror(err));
-			exit(1);
+			launch_workers(sh, -1);
+			for (int j = first_thread; j < i; j++)
+				pthread_join(bs->workers[j].handle, NULL);
+			return false;
 		}
 	}
-	if (ctx->opts->progress_sec > 0)
-		progress_run(ctx, bs->workers, *start_time);
+	launch_workers(sh, 1);
+	if (ctx->progress_sec > 0)
+		progress_run(ctx, sh, bs->workers, *start_time);
 	else
 	{
 		bs->workers[0].create_time = pgb_time_now();
@@ -571,7 +508,7 @@ report_log_errors(const bench_state *bs)
 {
 	bool		failed = false;
 
-	for (int i = 0; i < bs->ctx->nthreads; i++)
+	for (int i = 0; i < bs->cfg.nthreads; i++)
 	{
 		if (bs->workers[i].log_error[0] != '\0')
 		{
@@ -595,7 +532,7 @@ write_json(bench_state *bs, const report_input *in)
 		ok = false;
 	bs->json_out = NULL;
 	if (!ok)
-		diag_error("could not write report file \"%s\": %s", bs->ctx->opts->report_json,
+		diag_error("could not write report file \"%s\": %s", bs->cfg.report_json,
 				   strerror(errno));
 	return ok;
 }
@@ -603,7 +540,7 @@ write_json(bench_state *bs, const report_input *in)
 static int
 finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 {
-	run_context *ctx = bs->ctx;
+	const run_config *ctx = &bs->cfg;
 	stats_run	total;
 	pg_time_usec_t bench_start = 0;
 	int			exit_code = 0;
@@ -629,7 +566,7 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	}
 
 	memset(&in, 0, sizeof(in));
-	in.opts = ctx->opts;
+	in.opts = bs->opts;
 	in.scripts = ctx->scripts;
 	in.script_offset = ctx->script_offset;
 	in.nclients = ctx->nclients;
@@ -667,8 +604,11 @@ bench_run(const pgb_options *opts)
 	int			rc = 1;
 
 	memset(&bs, 0, sizeof(bs));
-	bs.ctx = calloc(1, sizeof(run_context));
-	if (bs.ctx == NULL || !init_context(bs.ctx, opts) || !init_clients(&bs, &seed))
+	bs.opts = opts;
+	runconf_build(&bs.cfg, opts, (int) getpid());
+	bs.cfg_ready = true;
+	init_shared(&bs);
+	if (!init_clients(&bs, &seed))
 	{
 		diag_error("out of memory");
 		goto done;
@@ -685,12 +625,12 @@ bench_run(const pgb_options *opts)
 	if (!run_workers(&bs, &start_time))
 		goto done;
 
-	if (atomic_load(&bs.ctx->setup_failed))
+	if (atomic_load(&bs.shared.setup_failed))
 	{
 		rc = 1;					/* a client could not connect: no report */
 		report_log_errors(&bs);
 	}
-	else if (atomic_load(&bs.ctx->stop))
+	else if (atomic_load(&bs.shared.stop))
 	{
 		rc = 2;					/* --exit-on-abort: no report either */
 		report_log_errors(&bs);
@@ -699,7 +639,6 @@ bench_run(const pgb_options *opts)
 		rc = finish_run(&bs, &info, start_time);
 
 done:
-	if (bs.ctx != NULL)
-		free_state(&bs);
+	free_state(&bs);
 	return rc;
 }

@@ -1,8 +1,8 @@
 /*
  * metacmd.c — meta-commands at run time: \set, \sleep, \shell, \setshell,
  * the \if chain (following the jump targets compiled into the script) and
- * the pipeline commands.  Errors print pgbench's two lines (the cause, then
- * "client N aborted in command ...") and move the client to ABORTED.
+ * the pipeline commands.  A failure fills the caller's record with
+ * pgbench's cause and abort line ("client N aborted in command ...").
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/client.h"
 #include "pgbench/diag.h"
+#include "pgbench/metacmd.h"
 
 /* pgbench's limit on the joined words of \shell and \setshell. */
 #define SHELL_COMMAND_SIZE 256
@@ -19,33 +19,48 @@
 /* \setshell reads at most this much of the command's output. */
 #define SHELL_RESULT_SIZE 64
 
-static client_state
-meta_failed(const client *c, const char *what, const char *message)
+/* The abort line of a meta-command: "... in command N (what) of script S; message". */
+static void
+meta_failed(const metacmd_env *env, metacmd_outcome *out, const char *what,
+			const char *message)
 {
-	client_command_failed(c, what, message);
-	return CSTATE_ABORTED;
+	client_failure *f = out->failure;
+	int			ncauses = f->ncauses;
+
+	/* causes added before keep their place: only the position is set here */
+	failure_set(f, FAILURE_COMMAND, env->client_id, env->script_index, env->command);
+	f->ncauses = ncauses;
+	snprintf(f->what, sizeof(f->what), "%s", what);
+	failure_message(f, "%s", message);
+	out->next = METACMD_FAILED;
 }
 
+/* Start a failure's record with its first cause line. */
+#define meta_cause(out, ...) failure_cause((out)->failure, __VA_ARGS__)
+
 static void
-trace_meta(const client *c, const command *cmd)
+trace_meta(const metacmd_env *env, const command *cmd)
 {
 	char		line[1024];
 	size_t		len;
 
-	len = (size_t) snprintf(line, sizeof(line), "client %d executing \\%s", c->id, cmd->argv[0]);
+	len = (size_t) snprintf(line, sizeof(line), "client %d executing \\%s",
+							env->client_id, cmd->argv[0]);
 	for (int i = 1; i < cmd->argc && len < sizeof(line); i++)
 		len += (size_t) snprintf(line + len, sizeof(line) - len, " %s", cmd->argv[i]);
 	diag_log(DIAG_DEBUG, "%s", line);
 }
 
 static bool
-evaluate(client *c, const command *cmd, pgb_value *result)
+evaluate(const metacmd_env *env, const command *cmd, metacmd_outcome *out,
+		 pgb_value *result)
 {
-	c->ectx.script_index = c->script;
-	c->ectx.command_number = c->command + 1;
-	if (expr_evaluate(&c->ectx, cmd->expr, result))
+	env->ectx->script_index = env->script_index;
+	env->ectx->command_number = env->command + 1;
+	if (expr_evaluate(env->ectx, cmd->expr, result))
 		return true;
-	diag_error("%s", c->ectx.error);
+	meta_cause(out, "%s", env->ectx->error);
+	meta_failed(env, out, cmd->argv[0], "evaluation of meta-command failed");
 	return false;
 }
 
@@ -57,78 +72,77 @@ evaluate(client *c, const command *cmd, pgb_value *result)
  * as pgbench skips them without running them.
  */
 static void
-take_false_branch(client *c, const script *s, int target)
+take_false_branch(const script *s, int target, metacmd_outcome *out)
 {
 	if (target < s->ncommands && s->commands[target]->meta == META_ELIF)
 	{
-		c->next_command = target;
-		c->elif_pending = true;
+		out->next_command = target;
+		out->elif_pending = true;
 	}
 	else
-		c->next_command = target + 1;
+		out->next_command = target + 1;
 }
 
-static client_state
-run_conditional(client *c, const run_context *ctx, const command *cmd)
+static void
+run_conditional(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 {
-	const script *s = &ctx->scripts->scripts[c->script];
 	pgb_value	result;
 
 	switch (cmd->meta)
 	{
 		case META_ELIF:
-			if (!c->elif_pending)
+			if (!env->elif_pending)
 			{
 				/* an earlier branch ran: leave the chain */
-				c->next_command = cmd->jump_end + 1;
-				return CSTATE_END_COMMAND;
+				out->next_command = cmd->jump_end + 1;
+				return;
 			}
-			c->elif_pending = false;
 			/* FALLTHROUGH */
 		case META_IF:
-			if (!evaluate(c, cmd, &result))
-				return meta_failed(c, cmd->argv[0], "evaluation of meta-command failed");
-			if (!value_truth(&result))
-				take_false_branch(c, s, cmd->jump_false);
-			return CSTATE_END_COMMAND;
+			if (evaluate(env, cmd, out, &result) && !value_truth(&result))
+				take_false_branch(env->script, cmd->jump_false, out);
+			return;
 		case META_ELSE:
 			/* reached in sequence: the branch before it ran */
-			c->next_command = cmd->jump_end + 1;
-			return CSTATE_END_COMMAND;
+			out->next_command = cmd->jump_end + 1;
+			return;
 		default:				/* META_ENDIF */
-			return CSTATE_END_COMMAND;
+			return;
 	}
 }
 
 /* ---- \sleep ----------------------------------------------------------- */
 
-static client_state
-run_sleep(client *c, const command *cmd, pg_time_usec_t *now)
+static void
+run_sleep(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
+		  metacmd_outcome *out)
 {
 	int64_t		usec = cmd->sleep_usec;
 
 	if (cmd->sleep_slot >= 0)
 	{
-		const char *value = var_get_string(&c->vars, cmd->sleep_slot);
+		const char *value = var_get_string(env->vars, cmd->sleep_slot);
 		int			amount;
 
 		if (value == NULL)
 		{
-			diag_error("%s: undefined variable \"%s\"", cmd->argv[0], cmd->argv[1] + 1);
-			return meta_failed(c, "sleep", "execution of meta-command failed");
+			meta_cause(out, "%s: undefined variable \"%s\"", cmd->argv[0], cmd->argv[1] + 1);
+			meta_failed(env, out, "sleep", "execution of meta-command failed");
+			return;
 		}
 		amount = atoi(value);
 		if (amount == 0 && !isdigit((unsigned char) *value))
 		{
-			diag_error("%s: invalid sleep time \"%s\" for variable \"%s\"",
+			meta_cause(out, "%s: invalid sleep time \"%s\" for variable \"%s\"",
 					   cmd->argv[0], value, cmd->argv[1] + 1);
-			return meta_failed(c, "sleep", "execution of meta-command failed");
+			meta_failed(env, out, "sleep", "execution of meta-command failed");
+			return;
 		}
 		/* pgbench computes in a C int, wrapping on overflow */
 		usec = (int32_t) ((uint32_t) amount * (uint32_t) cmd->sleep_unit_usec);
 	}
-	c->sleep_until = client_now(now) + usec;
-	return CSTATE_SLEEP;
+	out->sleep_until = now + usec;
+	out->next = METACMD_SLEEP;
 }
 
 /* ---- \shell and \setshell -------------------------------------------- */
@@ -144,7 +158,8 @@ shell_word(const command *cmd, int i)
 
 /* Join the shell words with spaces, variables replaced by their values. */
 static bool
-build_shell_command(client *c, const command *cmd, char *buf)
+build_shell_command(const metacmd_env *env, const command *cmd, char *buf,
+					metacmd_outcome *out)
 {
 	const char *name = shell_word(cmd, 0);
 	size_t		len = 0;
@@ -155,15 +170,15 @@ build_shell_command(client *c, const command *cmd, char *buf)
 		const char *text = arg->text;
 		size_t		arglen;
 
-		if (arg->slot >= 0 && (text = var_get_string(&c->vars, arg->slot)) == NULL)
+		if (arg->slot >= 0 && (text = var_get_string(env->vars, arg->slot)) == NULL)
 		{
-			diag_error("%s: undefined variable \"%s\"", name, shell_word(cmd, i));
+			meta_cause(out, "%s: undefined variable \"%s\"", name, shell_word(cmd, i));
 			return false;
 		}
 		arglen = strlen(text);
 		if (len + arglen + (i > 0 ? 1 : 0) >= SHELL_COMMAND_SIZE - 1)
 		{
-			diag_error("%s: shell command is too long", name);
+			meta_cause(out, "%s: shell command is too long", name);
 			return false;
 		}
 		if (i > 0)
@@ -176,100 +191,117 @@ build_shell_command(client *c, const command *cmd, char *buf)
 }
 
 static bool
-run_shell(client *c, const worker *w, const command *cmd)
+run_shell(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 {
 	char		buf[SHELL_COMMAND_SIZE];
 
-	if (!build_shell_command(c, cmd, buf))
+	if (!build_shell_command(env, cmd, buf, out))
 		return false;
 	/* the child must not repeat what our stdio buffers still hold */
 	fflush(NULL);
 	if (system(buf) != 0)
 	{
-		if (!w->timer_exceeded)
-			diag_error("%s: could not launch shell command", shell_word(cmd, 0));
+		if (!env->timer_exceeded)
+			meta_cause(out, "%s: could not launch shell command", shell_word(cmd, 0));
+		return false;
+	}
+	return true;
+}
+
+/* Run the \setshell command and read the first line of its output. */
+static bool
+read_shell_output(const metacmd_env *env, const command *cmd, char *out_line,
+				  metacmd_outcome *out)
+{
+	const char *name = shell_word(cmd, 0);
+	char		buf[SHELL_COMMAND_SIZE];
+	FILE	   *fp;
+
+	if (!build_shell_command(env, cmd, buf, out))
+		return false;
+	fflush(NULL);
+	if ((fp = popen(buf, "r")) == NULL)
+	{
+		meta_cause(out, "%s: could not launch shell command", name);
+		return false;
+	}
+	if (fgets(out_line, SHELL_RESULT_SIZE, fp) == NULL)
+	{
+		if (!env->timer_exceeded)
+			meta_cause(out, "%s: could not read result of shell command", name);
+		(void) pclose(fp);
+		return false;
+	}
+	if (pclose(fp) < 0)
+	{
+		meta_cause(out, "%s: could not run shell command: %s", name, strerror(errno));
 		return false;
 	}
 	return true;
 }
 
 static bool
-run_setshell(client *c, const worker *w, const command *cmd)
+run_setshell(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 {
 	const char *name = shell_word(cmd, 0);
-	char		buf[SHELL_COMMAND_SIZE];
-	char		out[SHELL_RESULT_SIZE];
+	char		line[SHELL_RESULT_SIZE];
 	char	   *end;
-	FILE	   *fp;
 	int			result;
 
-	if (!build_shell_command(c, cmd, buf))
+	if (!read_shell_output(env, cmd, line, out))
 		return false;
-	fflush(NULL);
-	if ((fp = popen(buf, "r")) == NULL)
-	{
-		diag_error("%s: could not launch shell command", name);
-		return false;
-	}
-	if (fgets(out, sizeof(out), fp) == NULL)
-	{
-		if (!w->timer_exceeded)
-			diag_error("%s: could not read result of shell command", name);
-		(void) pclose(fp);
-		return false;
-	}
-	if (pclose(fp) < 0)
-	{
-		diag_error("%s: could not run shell command: %s", name, strerror(errno));
-		return false;
-	}
 
 	/* an integer, surrounding white space allowed; pgbench keeps a C int */
-	result = (int) strtol(out, &end, 10);
+	result = (int) strtol(line, &end, 10);
 	while (*end != '\0' && isspace((unsigned char) *end))
 		end++;
-	if (*out == '\0' || *end != '\0')
+	if (*line == '\0' || *end != '\0')
 	{
-		diag_error("%s: shell command must return an integer (not \"%s\")", name, out);
+		meta_cause(out, "%s: shell command must return an integer (not \"%s\")", name, line);
 		return false;
 	}
-	var_set_value(&c->vars, cmd->var_slot, pgb_value_int(result));
-	if (PGB_UNLIKELY(w->ctx->debug))
+	var_set_value(env->vars, cmd->var_slot, pgb_value_int(result));
+	if (PGB_UNLIKELY(env->debug))
 		diag_log(DIAG_DEBUG, "%s: shell parameter name: \"%s\", value: \"%s\"", name,
-				  shell_word(cmd, 1), out);
+				 shell_word(cmd, 1), line);
 	return true;
 }
 
 /* ---- pipelines -------------------------------------------------------- */
 
-void
-metacmd_prepare_pipeline(client *c, const run_context *ctx)
+/*
+ * Under -M prepared, prepare every SQL command between this
+ * \startpipeline and its \endpipeline (blocking, once per connection), as
+ * pgbench does so that the pipeline holds no Parse messages.
+ */
+static void
+prepare_pipeline(const metacmd_env *env)
 {
-	const script *s = &ctx->scripts->scripts[c->script];
-	int			offset = ctx->script_offset[c->script];
+	const script *s = env->script;
 
 	/* the \startpipeline's own flag says the scan was done on this session */
-	if (c->prepared[offset + c->command])
+	if (env->prepared[env->command])
 		return;
-	for (int j = c->command + 1; j < s->ncommands; j++)
+	for (int j = env->command + 1; j < s->ncommands; j++)
 	{
 		const command *cmd = s->commands[j];
-		const char *name = ctx->prepared_names[offset + j];
+		const char *name = env->prepared_names[j];
 		PGresult   *res;
 
 		if (cmd->type == META_COMMAND && cmd->meta == META_ENDPIPELINE)
 			break;
-		if (cmd->type != SQL_COMMAND || c->prepared[offset + j])
+		if (cmd->type != SQL_COMMAND || env->prepared[j])
 			continue;
-		if (PGB_UNLIKELY(ctx->debug))
-			diag_log(DIAG_DEBUG, "client %d preparing %s", c->id, name);
-		res = PQprepare(c->conn, name, cmd->sql.param_text, cmd->sql.nparams, NULL);
+		if (PGB_UNLIKELY(env->debug))
+			diag_log(DIAG_DEBUG, "client %d preparing %s", env->client_id, name);
+		res = PQprepare(env->conn, name, cmd->sql.param_text, cmd->sql.nparams, NULL);
+		/* pgbench reports a failed PREPARE and lets the execution fail */
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			diag_error("%s", PQerrorMessage(c->conn));
+			diag_error("%s", PQerrorMessage(env->conn));
 		PQclear(res);
-		c->prepared[offset + j] = true;
+		env->prepared[j] = true;
 	}
-	c->prepared[offset + c->command] = true;
+	env->prepared[env->command] = true;
 }
 
 static int
@@ -282,85 +314,96 @@ send_pipeline_sync(PGconn *conn)
 #endif
 }
 
-static client_state
-run_pipeline_command(client *c, const run_context *ctx, const command *cmd)
+static void
+run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 {
+	PGconn	   *conn = env->conn;
+
 	switch (cmd->meta)
 	{
 		case META_STARTPIPELINE:
-			if (ctx->opts->query_mode == QUERY_SIMPLE)
-				return meta_failed(c, "startpipeline",
+			if (env->mode == QUERY_SIMPLE)
+				return meta_failed(env, out, "startpipeline",
 								   "cannot use pipeline mode with the simple query protocol");
-			if (ctx->opts->query_mode == QUERY_PREPARED)
-				metacmd_prepare_pipeline(c, ctx);
-			if (PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF)
-				return meta_failed(c, "startpipeline", "already in pipeline mode");
-			if (PQenterPipelineMode(c->conn) == 0)
-				return meta_failed(c, "startpipeline", "failed to enter pipeline mode");
-			return CSTATE_END_COMMAND;
+			if (env->mode == QUERY_PREPARED)
+				prepare_pipeline(env);
+			if (PQpipelineStatus(conn) != PQ_PIPELINE_OFF)
+				return meta_failed(env, out, "startpipeline", "already in pipeline mode");
+			if (PQenterPipelineMode(conn) == 0)
+				return meta_failed(env, out, "startpipeline", "failed to enter pipeline mode");
+			return;
 		case META_SYNCPIPELINE:
-			if (PQpipelineStatus(c->conn) != PQ_PIPELINE_ON)
-				return meta_failed(c, "syncpipeline", "not in pipeline mode");
-			if (send_pipeline_sync(c->conn) == 0)
-				return meta_failed(c, "syncpipeline", "failed to send a pipeline sync");
-			c->num_syncs++;
-			return CSTATE_END_COMMAND;
+			if (PQpipelineStatus(conn) != PQ_PIPELINE_ON)
+				return meta_failed(env, out, "syncpipeline", "not in pipeline mode");
+			if (send_pipeline_sync(conn) == 0)
+				return meta_failed(env, out, "syncpipeline", "failed to send a pipeline sync");
+			out->syncs_sent = 1;
+			return;
 		default:				/* META_ENDPIPELINE */
-			if (PQpipelineStatus(c->conn) != PQ_PIPELINE_ON)
-				return meta_failed(c, "endpipeline", "not in pipeline mode");
-			if (!PQpipelineSync(c->conn))
-				return meta_failed(c, "endpipeline", "failed to send a pipeline sync");
-			c->num_syncs++;
-			c->qrynum = 0;
+			if (PQpipelineStatus(conn) != PQ_PIPELINE_ON)
+				return meta_failed(env, out, "endpipeline", "not in pipeline mode");
+			if (!PQpipelineSync(conn))
+				return meta_failed(env, out, "endpipeline", "failed to send a pipeline sync");
+			out->syncs_sent = 1;
 			/* collect every pending result up to the sync */
-			return CSTATE_WAIT_RESULT;
+			out->next = METACMD_PIPELINE_RESULTS;
+			return;
 	}
 }
 
 /* ---- dispatch --------------------------------------------------------- */
 
-client_state
-metacmd_execute(client *c, worker *w, const command *cmd, pg_time_usec_t *now)
+void
+metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
+				metacmd_outcome *out)
 {
-	const run_context *ctx = w->ctx;
-	client_state next = CSTATE_END_COMMAND;
 	pgb_value	result;
 
-	if (PGB_UNLIKELY(ctx->debug))
-		trace_meta(c, cmd);
+	out->next = METACMD_DONE;
+	out->next_command = env->command + 1;
+	out->elif_pending = false;
+	out->syncs_sent = 0;
+	out->sleep_until = 0;
+	out->clock_stale = false;
+	out->failure->ncauses = 0;
+
+	if (PGB_UNLIKELY(env->debug))
+		trace_meta(env, cmd);
 
 	switch (cmd->meta)
 	{
 		case META_SLEEP:
-			return run_sleep(c, cmd, now);
+			run_sleep(env, cmd, now, out);
+			return;
 		case META_SET:
-			if (!evaluate(c, cmd, &result))
-				return meta_failed(c, cmd->argv[0], "evaluation of meta-command failed");
-			var_set_value(&c->vars, cmd->var_slot, result);
-			break;
+			out->clock_stale = true;
+			if (evaluate(env, cmd, out, &result))
+				var_set_value(env->vars, cmd->var_slot, result);
+			return;
 		case META_IF:
 		case META_ELIF:
 		case META_ELSE:
 		case META_ENDIF:
-			next = run_conditional(c, ctx, cmd);
-			break;
+			out->clock_stale = true;
+			run_conditional(env, cmd, out);
+			return;
 		case META_SHELL:
-			if (!run_shell(c, w, cmd))
-				return meta_failed(c, "shell", "execution of meta-command failed");
-			break;
+			out->clock_stale = true;
+			if (!run_shell(env, cmd, out))
+				meta_failed(env, out, "shell", "execution of meta-command failed");
+			return;
 		case META_SETSHELL:
-			if (!run_setshell(c, w, cmd))
-				return meta_failed(c, "setshell", "execution of meta-command failed");
-			break;
+			out->clock_stale = true;
+			if (!run_setshell(env, cmd, out))
+				meta_failed(env, out, "setshell", "execution of meta-command failed");
+			return;
 		case META_STARTPIPELINE:
 		case META_SYNCPIPELINE:
 		case META_ENDPIPELINE:
-			return run_pipeline_command(c, ctx, cmd);
+			run_pipeline_command(env, cmd, out);
+			return;
 		default:
-			return meta_failed(c, cmd->argv[0], "invalid meta-command");
+			meta_failed(env, out, cmd->argv[0], "invalid meta-command");
+			return;
 	}
-
-	/* evaluating or running a shell may have taken time: read it afresh */
-	*now = 0;
-	return next;
 }

@@ -200,7 +200,7 @@ progress_format_line(char *buf, size_t len, const progress_format *fmt,
 /* What the timer keeps from one report to the next. */
 typedef struct progress_state
 {
-	run_context *ctx;
+	const run_config *cfg;
 	worker	   *workers;
 	progress_format fmt;
 	pg_time_usec_t origin;		/* "0.0 s" */
@@ -214,19 +214,19 @@ typedef struct progress_state
 } progress_state;
 
 static bool
-state_init(progress_state *ps, run_context *ctx, worker *workers, pg_time_usec_t origin)
+state_init(progress_state *ps, const run_config *cfg, worker *workers, pg_time_usec_t origin)
 {
-	const pgb_options *opts = ctx->opts;
+	const run_config *opts = cfg;
 
 	memset(ps, 0, sizeof(*ps));
-	ps->ctx = ctx;
+	ps->cfg = cfg;
 	ps->workers = workers;
 	ps->origin = origin;
 	ps->last_report = origin;
 	ps->fmt.timestamp = opts->progress_timestamp;
-	ps->fmt.throttled = ctx->throttle_delay > 0;
-	ps->fmt.latency_limit = ctx->latency_limit > 0;
-	ps->fmt.retries = opts->max_tries != 1;
+	ps->fmt.throttled = cfg->throttle_delay > 0;
+	ps->fmt.latency_limit = cfg->latency_limit > 0;
+	ps->fmt.retries = cfg->retry.max_tries != 1;
 	ps->fmt.npercentiles = opts->npercentiles;
 	ps->fmt.percentiles = opts->percentiles;
 	ps->with_hist = opts->npercentiles > 0 && workers[0].stats.latency_hist != NULL;
@@ -260,7 +260,7 @@ interval_percentiles(progress_state *ps)
 				last = -1;
 
 	hist_reset(now);
-	for (int t = 0; t < ps->ctx->nthreads; t++)
+	for (int t = 0; t < ps->cfg->nthreads; t++)
 	{
 		const hist *h = ps->workers[t].stats.latency_hist;
 
@@ -303,7 +303,7 @@ print_report(progress_state *ps, pg_time_usec_t now)
 	double		when;
 
 	memset(&cur, 0, sizeof(cur));
-	for (int t = 0; t < ps->ctx->nthreads; t++)
+	for (int t = 0; t < ps->cfg->nthreads; t++)
 		progress_collect(&ps->workers[t].progress, &cur);
 	if (ps->with_hist)
 		interval_percentiles(ps);
@@ -321,21 +321,21 @@ print_report(progress_state *ps, pg_time_usec_t now)
 }
 
 void
-progress_run(run_context *ctx, worker *workers, pg_time_usec_t origin)
+progress_run(const run_config *cfg, run_shared *sh, worker *workers, pg_time_usec_t origin)
 {
 	progress_state ps;
-	pg_time_usec_t period = USEC_PER_SEC * ctx->opts->progress_sec;
+	pg_time_usec_t period = USEC_PER_SEC * cfg->progress_sec;
 	pg_time_usec_t next = origin + period;
 
-	if (!state_init(&ps, ctx, workers, origin))
+	if (!state_init(&ps, cfg, workers, origin))
 	{
 		/* no memory for the percentiles: report without them */
 		state_free(&ps);
 		ps.with_hist = false;
 	}
 
-	pthread_mutex_lock(&ctx->done_lock);
-	while (ctx->workers_running > 0)
+	pthread_mutex_lock(&sh->done_lock);
+	while (sh->workers_running > 0)
 	{
 		/* the condition variable runs on CLOCK_MONOTONIC, as pgb_time_now */
 		struct timespec at = {
@@ -344,7 +344,7 @@ progress_run(run_context *ctx, worker *workers, pg_time_usec_t origin)
 		};
 		pg_time_usec_t now;
 
-		pthread_cond_timedwait(&ctx->done_cond, &ctx->done_lock, &at);
+		pthread_cond_timedwait(&sh->done_cond, &sh->done_lock, &at);
 		now = pgb_time_now();
 		if (now < next)
 			continue;			/* the last worker ended, or a spurious wake-up */
@@ -353,14 +353,14 @@ progress_run(run_context *ctx, worker *workers, pg_time_usec_t origin)
 		 * Due, even if the workers have just ended: under -T they end at
 		 * the same instant as the last report, which pgbench prints.
 		 */
-		pthread_mutex_unlock(&ctx->done_lock);
+		pthread_mutex_unlock(&sh->done_lock);
 		print_report(&ps, now);
 		/* late (a stopped process): the next report is still on the grid */
 		do
 			next += period;
 		while (now >= next);
-		pthread_mutex_lock(&ctx->done_lock);
+		pthread_mutex_lock(&sh->done_lock);
 	}
-	pthread_mutex_unlock(&ctx->done_lock);
+	pthread_mutex_unlock(&sh->done_lock);
 	state_free(&ps);
 }

@@ -5,28 +5,42 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pgbench/client.h"
 #include "pgbench/diag.h"
 #include "pgbench/thread.h"
 
 bool
 worker_prepare(worker *w)
 {
-	const run_context *ctx = w->ctx;
+	const run_config *cfg = w->cfg;
 
 	/* one slot per client socket, plus the stop eventfd */
 	w->ws = waitset_create(w->nclients + 1);
-	if (w->ws == NULL)
+	w->entries = calloc((size_t) (w->nclients > 0 ? w->nclients : 1), sizeof(loop_entry));
+	if (w->ws == NULL || w->entries == NULL)
 		return false;
 	progress_slot_init(&w->progress);
 	w->log_error[0] = '\0';
-	if (!stats_run_init(&w->stats, ctx->scripts->nscripts, ctx->total_commands))
+	if (!stats_run_init(&w->stats, cfg->scripts->nscripts, cfg->total_commands))
 		return false;
-	return !ctx->keep_hist || stats_run_enable_hist(&w->stats, ctx->per_script_stats);
+	if (cfg->keep_hist && !stats_run_enable_hist(&w->stats, cfg->per_script_stats))
+		return false;
+
+	w->env.cfg = cfg;
+	w->env.sink = (tx_sink) {
+		.stats = &w->stats,
+		.log = cfg->log_enabled ? &w->log : NULL,
+		.sample_rs = &w->sample_rs,
+		.progress = cfg->progress_sec > 0 ? &w->progress : NULL,
+		.keep_lag = cfg->throttle_delay > 0,
+		.latency_limit = cfg->latency_limit,
+		.per_script = cfg->per_script_stats,
+	};
+	return true;
 }
 
 void
@@ -38,20 +52,9 @@ worker_cleanup(worker *w)
 	txlog_close(&w->log, pgb_time_to_epoch(pgb_time_now()), ignored, sizeof(ignored));
 	waitset_free(w->ws);
 	w->ws = NULL;
+	free(w->entries);
+	w->entries = NULL;
 	stats_run_free(&w->stats);
-}
-
-void
-worker_after_transaction(worker *w, const txlog_txn *tx, pg_time_usec_t now)
-{
-	const run_context *ctx = w->ctx;
-
-	if (tx->outcome == STATS_SUCCESS)
-		stats_run_record_latency(&w->stats, tx->script_no, tx->latency);
-	if (w->log.is_open)
-		txlog_add(&w->log, tx, pgb_time_to_epoch(now), &w->sample_rs);	/* an error is kept in the log */
-	if (ctx->publish_progress)
-		progress_publish(&w->progress, &w->stats.total);
 }
 
 /* Close the log on the way out; a write error is kept for the report. */
@@ -60,7 +63,8 @@ finish_log(worker *w)
 {
 	if (!w->log.is_open)
 		return;
-	if (!txlog_close(&w->log, pgb_time_to_epoch(pgb_time_now()), w->log_error, sizeof(w->log_error)) &&
+	if (!txlog_close(&w->log, pgb_time_to_epoch(pgb_time_now()), w->log_error,
+					 sizeof(w->log_error)) &&
 		w->log_error[0] == '\0')
 		snprintf(w->log_error, sizeof(w->log_error), "could not write to log file");
 }
@@ -69,12 +73,12 @@ finish_log(worker *w)
 static void
 signal_done(worker *w)
 {
-	run_context *ctx = w->ctx;
+	run_shared *sh = w->shared;
 
-	pthread_mutex_lock(&ctx->done_lock);
-	ctx->workers_running--;
-	pthread_cond_signal(&ctx->done_cond);
-	pthread_mutex_unlock(&ctx->done_lock);
+	pthread_mutex_lock(&sh->done_lock);
+	sh->workers_running--;
+	pthread_cond_signal(&sh->done_cond);
+	pthread_mutex_unlock(&sh->done_lock);
 }
 
 static void
@@ -88,10 +92,28 @@ disconnect_all(worker *w)
 static void
 report_setup_failure(worker *w, const client *c, const char *message)
 {
-	if (atomic_exchange(&w->ctx->setup_failed, true))
+	if (atomic_exchange(&w->shared->setup_failed, true))
 		return;
 	diag_error("%s", message);
 	diag_error("could not create connection for client %d", c->id);
+}
+
+/* Put every pending connection's socket in the waitset, in its direction. */
+static void
+wait_for_connects(worker *w)
+{
+	waitset_clear(w->ws);
+	for (int i = 0; i < w->nclients; i++)
+	{
+		const client *c = &w->clients[i];
+
+		w->entries[i].ws_index = -1;
+		if (c->connect_poll != PGRES_POLLING_OK)
+			w->entries[i].ws_index =
+				waitset_add(w->ws, PQsocket(c->conn),
+							c->connect_poll == PGRES_POLLING_READING
+							? WAITSET_READ : WAITSET_WRITE);
+	}
 }
 
 /*
@@ -109,7 +131,7 @@ connect_all(worker *w)
 	{
 		client	   *c = &w->clients[i];
 
-		if (!client_connect_start(c, w->ctx, errbuf, sizeof(errbuf)))
+		if (!client_connect_start(c, w->cfg, errbuf, sizeof(errbuf)))
 		{
 			report_setup_failure(w, c, errbuf);
 			return false;
@@ -119,17 +141,7 @@ connect_all(worker *w)
 
 	while (pending > 0)
 	{
-		waitset_clear(w->ws);
-		for (int i = 0; i < w->nclients; i++)
-		{
-			client	   *c = &w->clients[i];
-
-			c->ws_index = -1;
-			if (c->connect_poll != PGRES_POLLING_OK)
-				c->ws_index = waitset_add(w->ws, PQsocket(c->conn),
-										  c->connect_poll == PGRES_POLLING_READING
-										  ? WAITSET_READ : WAITSET_WRITE);
-		}
+		wait_for_connects(w);
 		if (waitset_wait(w->ws, -1) < 0)
 		{
 			if (errno == EINTR)
@@ -143,7 +155,7 @@ connect_all(worker *w)
 			client	   *c = &w->clients[i];
 			int			rc;
 
-			if (!waitset_ready(w->ws, c->ws_index))
+			if (!waitset_ready(w->ws, w->entries[i].ws_index))
 				continue;
 			rc = client_connect_continue(c, errbuf, sizeof(errbuf));
 			if (rc < 0)
@@ -161,28 +173,27 @@ connect_all(worker *w)
 static void
 request_stop(worker *w)
 {
-	run_context *ctx = w->ctx;
+	run_shared *sh = w->shared;
 	uint64_t	one = 1;
 
-	if (atomic_exchange(&ctx->stop, true))
+	if (atomic_exchange(&sh->stop, true))
 		return;
 	diag_error("Run was aborted due to an error in thread %d", w->tid);
-	if (ctx->stop_fd >= 0 && write(ctx->stop_fd, &one, sizeof(one)) < 0)
+	if (sh->stop_fd >= 0 && write(sh->stop_fd, &one, sizeof(one)) < 0)
 	{
 		/* the flag alone still stops threads at their next pass */
 	}
 }
 
 /*
- * The loop's bookkeeping over the thread's clients, kept up to date as
- * clients run, so that a pass never has to ask every client again.
+ * The loop's totals over the thread's clients, kept up to date as clients
+ * run, so that a pass never has to ask every client again.
  */
 typedef struct loop_state
 {
 	int			remains;		/* clients neither finished nor aborted */
 	int			runnable;		/* clients that can run without waiting */
 	int			timers;			/* clients waiting for a time */
-	int			first_index;	/* waitset entry of the first client */
 } loop_state;
 
 /* Count (delta 1) or uncount (-1) a wait in the loop's totals. */
@@ -196,32 +207,33 @@ count_wait(loop_state *ls, client_wait_kind kind, int delta)
 }
 
 /*
- * After client c ran (or before its first run): note what it waits for
+ * After client i ran (or before its first run): note what it waits for
  * now, and touch its waitset entry only if the socket or direction
  * changed, which in steady state is never.
  */
 static void
-note_wait(worker *w, loop_state *ls, client *c)
+note_wait(worker *w, loop_state *ls, int i)
 {
+	loop_entry *e = &w->entries[i];
 	int			fd = -1;
 	waitset_event event = WAITSET_READ;
 	pg_time_usec_t at = 0;
-	client_wait_kind kind = client_wait(c, &fd, &event, &at);
+	client_wait_kind kind = client_wait(&w->clients[i], &fd, &event, &at);
 
 	/* a broken socket is found out by running the client */
 	if (kind == CWAIT_SOCKET && fd < 0)
 		kind = CWAIT_NONE;
 	if (kind != CWAIT_SOCKET)
 		fd = -1;
-	count_wait(ls, c->wait_kind, -1);
+	count_wait(ls, e->wait_kind, -1);
 	count_wait(ls, kind, 1);
-	c->wait_kind = kind;
-	c->wake_at = at;
-	if (fd != c->wait_fd || (fd >= 0 && event != c->wait_event))
+	e->wait_kind = kind;
+	e->wake_at = at;
+	if (fd != e->wait_fd || (fd >= 0 && event != e->wait_event))
 	{
-		waitset_set(w->ws, c->ws_index, fd, event);
-		c->wait_fd = fd;
-		c->wait_event = event;
+		waitset_set(w->ws, e->ws_index, fd, event);
+		e->wait_fd = fd;
+		e->wait_event = event;
 	}
 }
 
@@ -233,10 +245,10 @@ earliest_wake(const worker *w, const loop_state *ls)
 
 	if (ls->timers > 0)
 		for (int i = 0; i < w->nclients; i++)
-			if (w->clients[i].wait_kind == CWAIT_TIMER && w->clients[i].wake_at < wake)
-				wake = w->clients[i].wake_at;
-	if (!w->timer_exceeded && w->ctx->end_time > 0 && w->ctx->end_time < wake)
-		wake = w->ctx->end_time;
+			if (w->entries[i].wait_kind == CWAIT_TIMER && w->entries[i].wake_at < wake)
+				wake = w->entries[i].wake_at;
+	if (!w->env.timer_exceeded && w->env.end_time > 0 && w->env.end_time < wake)
+		wake = w->env.end_time;
 	return wake;
 }
 
@@ -275,51 +287,84 @@ wait_for_events(worker *w, const loop_state *ls, int stop_index, int *nready)
 	return !(rc > 0 && stop_index >= 0 && waitset_ready(w->ws, stop_index));
 }
 
-/* Whether client c has something to do in this pass. */
+/* Whether the client of entry e has something to do in this pass. */
 static bool
-client_due(const client *c, const worker *w, bool polled, pg_time_usec_t pass_now)
+client_due(const loop_entry *e, const worker *w, bool polled, pg_time_usec_t pass_now)
 {
-	switch (c->wait_kind)
+	switch (e->wait_kind)
 	{
 		case CWAIT_NONE:
 			return true;
 		case CWAIT_SOCKET:
-			return polled && waitset_ready(w->ws, c->ws_index);
+			return polled && waitset_ready(w->ws, e->ws_index);
 		case CWAIT_TIMER:
-			return w->timer_exceeded || c->wake_at <= pass_now;
-		default:
-			return false;
+			return w->env.timer_exceeded || e->wake_at <= pass_now;
+		case CWAIT_DONE:
+			break;
 	}
+	return false;
+}
+
+/* Give every client its fixed waitset entry (after the stop fd, if any). */
+static int
+setup_entries(worker *w, loop_state *ls)
+{
+	int			stop_index = -1;
+
+	waitset_clear(w->ws);
+	if (w->shared->stop_fd >= 0)
+		stop_index = waitset_add(w->ws, w->shared->stop_fd, WAITSET_READ);
+	for (int i = 0; i < w->nclients; i++)
+	{
+		loop_entry *e = &w->entries[i];
+
+		e->ws_index = stop_index + 1 + i;
+		e->wait_kind = CWAIT_DONE;	/* counted in no total yet */
+		e->wait_fd = -1;
+		waitset_set(w->ws, e->ws_index, -1, WAITSET_READ);
+		note_wait(w, ls, i);
+	}
+	return stop_index;
 }
 
 /*
- * Each client has a fixed waitset entry (after the stop fd, if any),
- * updated only when its wait changes.  A pass polls only when nobody can
- * run, reads the clock once, and visits clients in order until every
- * runnable client and ready socket is served; with timers pending (-R,
- * \sleep) or -T over it looks at all of them.
+ * Advance client i; report its failure if it just aborted.  false when the
+ * whole run must stop (--exit-on-abort).
+ */
+static bool
+run_client(worker *w, loop_state *ls, int i, pg_time_usec_t *now)
+{
+	client	   *c = &w->clients[i];
+
+	client_advance(c, &w->env, now);
+	if (c->state == CSTATE_ABORTED)
+	{
+		failure_report(&w->env.failure);
+		w->env.failure.kind = FAILURE_NONE;
+		if (w->cfg->exit_on_abort)
+		{
+			request_stop(w);
+			return false;
+		}
+	}
+	if (c->state == CSTATE_FINISHED || c->state == CSTATE_ABORTED)
+		ls->remains--;
+	note_wait(w, ls, i);
+	return true;
+}
+
+/*
+ * Each client has a fixed waitset entry, updated only when its wait
+ * changes.  A pass polls only when nobody can run, reads the clock once,
+ * and visits clients in order until every runnable client and ready
+ * socket is served; with timers pending (-R, \sleep) or -T over it looks
+ * at all of them.
  */
 static void
 run_loop(worker *w)
 {
-	run_context *ctx = w->ctx;
 	loop_state	ls = {.remains = w->nclients};
-	int			stop_index = -1;
-
-	waitset_clear(w->ws);
-	if (ctx->stop_fd >= 0)
-		stop_index = waitset_add(w->ws, ctx->stop_fd, WAITSET_READ);
-	ls.first_index = stop_index + 1;
-	for (int i = 0; i < w->nclients; i++)
-	{
-		client	   *c = &w->clients[i];
-
-		c->ws_index = ls.first_index + i;
-		c->wait_kind = CWAIT_DONE;	/* counted in no total yet */
-		c->wait_fd = -1;
-		waitset_set(w->ws, c->ws_index, -1, WAITSET_READ);
-		note_wait(w, &ls, c);
-	}
+	int			stop_index = setup_entries(w, &ls);
 
 	while (ls.remains > 0)
 	{
@@ -328,36 +373,29 @@ run_loop(worker *w)
 		int			nready;
 		int			todo;
 
-		if (!wait_for_events(w, &ls, stop_index, &nready) || atomic_load(&ctx->stop))
+		if (!wait_for_events(w, &ls, stop_index, &nready) || atomic_load(&w->shared->stop))
 			return;
 
 		pass_now = pgb_time_now();
-		if (ctx->end_time > 0 && pass_now >= ctx->end_time)
-			w->timer_exceeded = true;
+		if (w->env.end_time > 0 && pass_now >= w->env.end_time)
+			w->env.timer_exceeded = true;
 
 		/* who is due now; a client run in this pass is not visited again */
-		todo = ls.timers > 0 || w->timer_exceeded ? w->nclients : ls.runnable + nready;
+		todo = ls.timers > 0 || w->env.timer_exceeded ? w->nclients : ls.runnable + nready;
 		for (int i = 0; i < w->nclients && todo > 0; i++)
 		{
-			client	   *c = &w->clients[i];
 			pg_time_usec_t now;
 
-			if (c->wait_kind == CWAIT_DONE || !client_due(c, w, nready > 0, pass_now))
+			if (w->entries[i].wait_kind == CWAIT_DONE ||
+				!client_due(&w->entries[i], w, nready > 0, pass_now))
 				continue;
 			todo--;
 
 			/* the first client runs right after the clock read; later ones read it */
 			now = clock_fresh ? pass_now : 0;
 			clock_fresh = false;
-			client_advance(c, w, &now);
-			if (c->state == CSTATE_ABORTED && ctx->opts->exit_on_abort)
-			{
-				request_stop(w);
+			if (!run_client(w, &ls, i, &now))
 				return;
-			}
-			if (c->state == CSTATE_FINISHED || c->state == CSTATE_ABORTED)
-				ls.remains--;
-			note_wait(w, &ls, c);
 		}
 	}
 }
@@ -366,26 +404,35 @@ void *
 worker_main(void *arg)
 {
 	worker	   *w = arg;
-	run_context *ctx = w->ctx;
+	run_shared *sh = w->shared;
 	bool		connected = true;
+	int			launch;
+
+	pthread_mutex_lock(&sh->done_lock);
+	while ((launch = sh->launch) == 0)
+		pthread_cond_wait(&sh->done_cond, &sh->done_lock);
+	pthread_mutex_unlock(&sh->done_lock);
+	if (launch < 0)
+		return NULL;
 
 	/* READY: every thread exists */
-	pthread_barrier_wait(&ctx->barrier);
+	pthread_barrier_wait(&sh->barrier);
 
-	if (!ctx->opts->connect_each)
+	if (!w->cfg->connect_each)
 		connected = connect_all(w);
 	if (!connected)
 		disconnect_all(w);
 
 	/* GO: every connection is up (or the run is off) */
-	pthread_barrier_wait(&ctx->barrier);
+	pthread_barrier_wait(&sh->barrier);
 
 	w->bench_start = pgb_time_now();
-	w->throttle_trigger = w->bench_start;
+	w->env.throttle_trigger = w->bench_start;
+	w->env.end_time = sh->end_time;
 	if (w->log.is_open)
 		txlog_begin(&w->log, pgb_time_to_epoch(w->bench_start));
 
-	if (!atomic_load(&ctx->setup_failed))
+	if (!atomic_load(&sh->setup_failed))
 		run_loop(w);
 
 	disconnect_all(w);

@@ -13,22 +13,13 @@
 #include <string.h>
 
 #include "pgbench/variables.h"
+#include "pgbench/xalloc.h"
 
-/* ---- allocation ---------------------------------------------------------- */
-
-/* Start-up and buffer growth only; running out of memory is not recoverable. */
-static void *
-var_xrealloc(void *ptr, size_t size)
-{
-	void	   *p = realloc(ptr, size ? size : 1);
-
-	if (p == NULL)
-	{
-		fprintf(stderr, "out of memory\n");
-		abort();
-	}
-	return p;
-}
+/*
+ * Room every slot has from the start for the text of a number, so that
+ * var_get_string never allocates at run time (a double takes at most 24).
+ */
+#define VAR_VALUE_TEXT_MAX 32
 
 /* ---- symbol table -------------------------------------------------------- */
 
@@ -62,11 +53,11 @@ var_hash_name(const char *name, size_t len)
 var_symtab *
 var_symtab_create(void)
 {
-	var_symtab *symtab = var_xrealloc(NULL, sizeof(var_symtab));
+	var_symtab *symtab = pgb_realloc(NULL, sizeof(var_symtab));
 
 	memset(symtab, 0, sizeof(*symtab));
 	symtab->nbuckets = 64;
-	symtab->buckets = var_xrealloc(NULL, symtab->nbuckets * sizeof(int));
+	symtab->buckets = pgb_realloc(NULL, symtab->nbuckets * sizeof(int));
 	memset(symtab->buckets, 0, symtab->nbuckets * sizeof(int));
 	return symtab;
 }
@@ -109,7 +100,7 @@ var_symtab_rehash(var_symtab *symtab)
 {
 	free(symtab->buckets);
 	symtab->nbuckets *= 2;
-	symtab->buckets = var_xrealloc(NULL, symtab->nbuckets * sizeof(int));
+	symtab->buckets = pgb_realloc(NULL, symtab->nbuckets * sizeof(int));
 	memset(symtab->buckets, 0, symtab->nbuckets * sizeof(int));
 	for (int slot = 0; slot < symtab->count; slot++)
 	{
@@ -140,13 +131,13 @@ var_symtab_intern(var_symtab *symtab, const char *name, size_t len)
 	if (symtab->count == symtab->names_cap)
 	{
 		symtab->names_cap = symtab->names_cap ? symtab->names_cap * 2 : 16;
-		symtab->names = var_xrealloc(symtab->names,
+		symtab->names = pgb_realloc(symtab->names,
 									 symtab->names_cap * sizeof(char *));
-		symtab->name_lens = var_xrealloc(symtab->name_lens,
+		symtab->name_lens = pgb_realloc(symtab->name_lens,
 										 symtab->names_cap * sizeof(size_t));
 	}
 	slot = symtab->count++;
-	symtab->names[slot] = var_xrealloc(NULL, len + 1);
+	symtab->names[slot] = pgb_realloc(NULL, len + 1);
 	memcpy(symtab->names[slot], name, len);
 	symtab->names[slot][len] = '\0';
 	symtab->name_lens[slot] = len;
@@ -287,7 +278,7 @@ var_store_grow(var_store *store)
 
 	if (want <= store->nslots && store->slots != NULL)
 		return;
-	store->slots = var_xrealloc(store->slots,
+	store->slots = pgb_realloc(store->slots,
 								(size_t) (want > 0 ? want : 1) * sizeof(var_slot));
 	for (int i = store->nslots; i < want; i++)
 	{
@@ -295,8 +286,8 @@ var_store_grow(var_store *store)
 
 		s->has_string = false;
 		s->value.type = PGBT_NO_VALUE;
-		s->str = NULL;
-		s->str_cap = 0;
+		s->str = pgb_malloc(VAR_VALUE_TEXT_MAX);
+		s->str_cap = VAR_VALUE_TEXT_MAX;
 	}
 	if (want > store->nslots)
 		store->nslots = want;
@@ -312,22 +303,31 @@ var_store_free(var_store *store)
 	store->nslots = 0;
 }
 
-/* Make room for len bytes plus the terminator, keeping the contents. */
-static void
+/*
+ * Make room for len bytes plus the terminator, keeping the contents.
+ * May run in a worker thread (\gset): false when out of memory, the slot
+ * unchanged.
+ */
+static bool
 var_slot_reserve(var_slot *s, size_t len)
 {
 	size_t		cap;
+	char	   *grown;
 
 	if (len < s->str_cap)
-		return;
+		return true;
 	cap = s->str_cap ? s->str_cap : 16;
 	while (cap <= len)
 		cap *= 2;
-	s->str = var_xrealloc(s->str, cap);
+	grown = realloc(s->str, cap);
+	if (grown == NULL)
+		return false;
+	s->str = grown;
 	s->str_cap = cap;
+	return true;
 }
 
-static void
+static bool
 var_slot_store_string(var_slot *s, const char *value, size_t len)
 {
 	/* value may point into the slot's own buffer: move, never realloc then */
@@ -335,11 +335,13 @@ var_slot_store_string(var_slot *s, const char *value, size_t len)
 		memmove(s->str, value, len);
 	else
 	{
-		var_slot_reserve(s, len);
+		if (!var_slot_reserve(s, len))
+			return false;
 		memcpy(s->str, value, len);
 	}
 	s->str[len] = '\0';
 	s->has_string = true;
+	return true;
 }
 
 void
@@ -357,7 +359,7 @@ var_store_copy(var_store *dst, const var_store *src)
 		to->value = from->value;
 		to->has_string = false;
 		if (from->has_string)
-			var_slot_store_string(to, from->str, strlen(from->str));
+			(void) var_slot_store_string(to, from->str, strlen(from->str));
 	}
 	for (int i = src->nslots; i < dst->nslots; i++)
 	{
@@ -366,7 +368,7 @@ var_store_copy(var_store *dst, const var_store *src)
 	}
 }
 
-void
+bool
 var_set_string(var_store *store, int slot, const char *value, size_t len)
 {
 	var_slot   *s;
@@ -374,8 +376,10 @@ var_set_string(var_store *store, int slot, const char *value, size_t len)
 	if (PGB_UNLIKELY(slot >= store->nslots))
 		var_store_grow(store);
 	s = &store->slots[slot];
-	var_slot_store_string(s, value, len);
+	if (!var_slot_store_string(s, value, len))
+		return false;
 	s->value.type = PGBT_NO_VALUE;
+	return true;
 }
 
 void
@@ -405,7 +409,9 @@ var_get_string(var_store *store, int slot)
 	if (s->value.type == PGBT_NO_VALUE)
 		return NULL;
 	n = var_format_value(&s->value, text, sizeof(text));
-	var_slot_store_string(s, text, (size_t) n);
+	/* every slot has VAR_VALUE_TEXT_MAX bytes: this never allocates */
+	if (!var_slot_store_string(s, text, (size_t) n))
+		return NULL;
 	return s->str;
 }
 

@@ -7,6 +7,7 @@
 #define PGBENCH_BENCH_H
 
 #include "pgbench/options.h"
+#include "pgbench/runconf.h"
 
 /*
  * Run the benchmark described by opts (validated by options_parse; its
@@ -16,5 +17,17 @@
  * few file descriptors), 2 when a client aborted during the run.
  */
 int			bench_run(const pgb_options *opts);
+
+/*
+ * Build the run configuration from the parsed options (bench_config.c):
+ * every derived value computed here once — clamped thread count,
+ * per-thread -R delay, -L in microseconds, the retry policy, the log
+ * configuration, whether latencies are measured, prepared statement
+ * names.  pid names the -l files.  Start-up only: out of memory stops the
+ * process (xalloc.h).  runconf_free releases what it allocated; the
+ * scripts and -D variables stay owned by opts, which must outlive cfg.
+ */
+void		runconf_build(run_config *cfg, const pgb_options *opts, int pid);
+void		runconf_free(run_config *cfg);
 
 #endif

@@ -4,9 +4,14 @@
  * it sends, returns to its thread's loop, and is advanced again when its
  * socket is readable or its timer is due.
  *
- * The state machine lives in client.c; the run-time meta-commands it calls
- * (\set, \sleep, \shell, \if ..., pipelines) in metacmd.c.  A client is
- * owned by one worker thread; nothing here locks.
+ * Calls go one way: the thread advances its clients; a client runs its
+ * meta-commands through metacmd.h and hands finished transactions to the
+ * sink its thread lent it (txsink.h).  A client never calls up into its
+ * thread: what it needs from there is in its client_env.  The state
+ * machine is split by concern: client.c (set-up, connections, dispatch),
+ * client_tx.c (transactions), client_send.c (sending SQL),
+ * client_result.c (reading results), client_retry.c (the error path).
+ * A client is owned by one worker thread; nothing here locks.
  */
 #ifndef PGBENCH_CLIENT_H
 #define PGBENCH_CLIENT_H
@@ -14,9 +19,12 @@
 #include <libpq-fe.h>
 
 #include "pgbench/eval.h"
+#include "pgbench/failure.h"
 #include "pgbench/retry.h"
-#include "pgbench/thread.h"
+#include "pgbench/runconf.h"
+#include "pgbench/txsink.h"
 #include "pgbench/variables.h"
+#include "pgbench/waitset.h"
 
 /*
  * The states.  One idiom: client_advance loops over
@@ -105,9 +113,10 @@ typedef enum client_state
 
 	/*
 	 * Account the transaction, check that no transaction block is left
-	 * open, close the connection under -C.  Next: CHOOSE_SCRIPT (always
-	 * yielding first, so a script of meta-commands cannot starve the
-	 * thread), FINISHED once -t or -T is done, ABORTED on an open block.
+	 * open, close the connection under -C.  Next: CHOOSE_SCRIPT (at most
+	 * one more transaction in the same call, so a script of meta-commands
+	 * cannot starve the thread), FINISHED once -t or -T is done, ABORTED
+	 * on an open block.
 	 */
 	CSTATE_END_TX,
 
@@ -126,6 +135,26 @@ typedef enum client_wait_kind
 	CWAIT_TIMER,				/* until *wake_at */
 	CWAIT_DONE,					/* finished or aborted: never again */
 } client_wait_kind;
+
+/*
+ * What a client needs from the thread that owns it, lent for the whole
+ * run: the configuration, the thread's random streams and -R timeline,
+ * whether -T is over, where finished transactions go, and the record a
+ * failing client fills.  The thread writes timer_exceeded and reports
+ * (then clears) failure after each client_advance; clients write the
+ * rest.  Owner thread only.
+ */
+typedef struct client_env
+{
+	const run_config *cfg;
+	prng_state	choose_rs;		/* weighted script choice */
+	prng_state	throttle_rs;	/* Poisson schedule under -R */
+	pg_time_usec_t throttle_trigger;	/* last scheduled start under -R */
+	pg_time_usec_t end_time;	/* -T deadline; 0: none */
+	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
+	tx_sink		sink;			/* the thread's stats, log, progress */
+	client_failure failure;		/* why the client just advanced aborted */
+} client_env;
 
 /* Clients of different threads never share a cache line: 64-byte aligned. */
 #define CLIENT_ALIGN 64
@@ -163,32 +192,22 @@ typedef struct client
 	bool	   *prepared;		/* per flattened command: prepared on conn */
 	char	   *sql_buf;		/* simple-mode text, reused */
 	size_t		sql_cap;
-
-	/*
-	 * The thread loop's view of the client, refreshed only after the client
-	 * ran: what it waits for, and what its waitset entry (fixed index)
-	 * holds, so that a pass touches neither idle clients nor their entries.
-	 */
-	int			ws_index;		/* its entry in the thread's waitset */
-	client_wait_kind wait_kind; /* as client_wait said after the last run */
-	int			wait_fd;		/* socket in the entry; -1: none */
-	waitset_event wait_event;	/* direction in the entry */
-	pg_time_usec_t wake_at;		/* CWAIT_TIMER: when it is due */
 } client;
 
 /*
  * Set a client up: variables copied from the -D defines (sized for the
  * whole symbol table), buffers for the hot path.  The caller seeds c->rs.
- * false when out of memory.  client_free closes and frees everything.
+ * Start-up only: out of memory stops the process (xalloc.h).
+ * client_free closes and frees everything.
  */
-bool		client_init(client *c, int id, const run_context *ctx);
+void		client_init(client *c, int id, const run_config *cfg);
 void		client_free(client *c);
 
 /*
  * Start a non-blocking connection (c->conn, c->connect_poll).  false:
  * libpq refused at once; its message is in errbuf.
  */
-bool		client_connect_start(client *c, const run_context *ctx,
+bool		client_connect_start(client *c, const run_config *cfg,
 								 char *errbuf, size_t errlen);
 
 /*
@@ -208,33 +227,14 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
  * Run the state machine until the client must wait.  *now is the time of
  * this pass (0: not read yet); it is read lazily and kept up to date.
  * A client waiting for its socket is only advanced once the socket is
- * readable (its first read goes straight to PQconsumeInput).
+ * readable (its first read goes straight to PQconsumeInput).  When the
+ * client ends in ABORTED, env->failure says why (unless it was already
+ * reported, e.g. a -T ending); the caller reports and clears it.
  */
-void		client_advance(client *c, worker *w, pg_time_usec_t *now);
+void		client_advance(client *c, client_env *env, pg_time_usec_t *now);
 
 /* Close the connection, if any. */
 void		client_disconnect(client *c);
-
-/* ---- run-time meta-commands (metacmd.c), called by the state machine ---- */
-
-/*
- * Execute the meta-command cmd for client c.  Returns the next state:
- * END_COMMAND, SLEEP, WAIT_RESULT (\endpipeline) or ABORTED after printing
- * pgbench's messages.  May set c->next_command (\if chains) and reset *now
- * when time passed.
- */
-client_state metacmd_execute(client *c, worker *w, const command *cmd,
-							 pg_time_usec_t *now);
-
-/*
- * Under -M prepared, prepare every SQL command between the \startpipeline
- * at c->command and its \endpipeline (blocking, once per connection), as
- * pgbench does so that the pipeline holds no Parse messages.
- */
-void		metacmd_prepare_pipeline(client *c, const run_context *ctx);
-
-/* Print "client N aborted in command M (what) of script S; message". */
-void		client_command_failed(const client *c, const char *what, const char *message);
 
 /* The time now, read once per pass. */
 static inline pg_time_usec_t

@@ -81,7 +81,8 @@ size_t		progress_format_line(char *buf, size_t len, const progress_format *fmt,
 								 pg_time_usec_t run_us, double when,
 								 const int64_t *pct_us);
 
-struct run_context;
+struct run_config;
+struct run_shared;
 struct worker;
 
 /*
@@ -91,7 +92,7 @@ struct worker;
  * run_context.workers_running).  Run by the main thread while the workers
  * run.
  */
-void		progress_run(struct run_context *ctx, struct worker *workers,
-						 pg_time_usec_t origin);
+void		progress_run(const struct run_config *cfg, struct run_shared *sh,
+						 struct worker *workers, pg_time_usec_t origin);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * thread.h — benchmark worker threads: the read-only run context they
- * share, the state each one owns, and the per-thread event loop.
+ * thread.h — benchmark worker threads: what they share, the state each one
+ * owns, and the per-thread event loop.
  *
  * A worker runs its clients' state machines from one loop with one wait per
  * pass (waitset.h) over their sockets and timers: \sleep ends, the -R
@@ -9,12 +9,17 @@
  * connections, all at once and without blocking) and GO (every connection
  * is up; each thread records when it starts benchmarking).
  *
- * Sharing: the run_context is written before the threads start and only
- * read afterwards, except its two atomic flags and the count of running
- * workers (under done_lock).  Everything in a worker is written by its own
- * thread only; the orchestrator reads it after joining, and the progress
- * timer reads only the worker's progress slot and latency histogram
- * counters, both made for concurrent reads (progress.h, histogram.h).
+ * Calls go down only: the thread advances its clients (client.h), lends
+ * them its statistics, log and progress slot through a sink (txsink.h),
+ * and reports a client's failure record when the client stops.  The loop's
+ * bookkeeping (which client waits for what) is the thread's own.
+ *
+ * Sharing: the run_config is read-only.  run_shared holds the only state
+ * threads share: the barrier, two atomic flags, the stop eventfd and the
+ * progress gate.  Everything in a worker is written by its own thread
+ * only; the orchestrator reads it after joining, and the progress timer
+ * reads only the worker's progress slot and latency histogram counters,
+ * both made for concurrent reads (progress.h, histogram.h).
  */
 #ifndef PGBENCH_THREAD_H
 #define PGBENCH_THREAD_H
@@ -22,56 +27,43 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "pgbench/conn.h"
-#include "pgbench/options.h"
+#include "pgbench/client.h"
 #include "pgbench/progress.h"
-#include "pgbench/random.h"
-#include "pgbench/retry.h"
-#include "pgbench/script.h"
+#include "pgbench/runconf.h"
 #include "pgbench/stats.h"
 #include "pgbench/txlog.h"
 #include "pgbench/waitset.h"
 
-struct client;
-
-/* What every thread and client of a run reads; fixed before threads start. */
-typedef struct run_context
+/* What the threads of one run share; set up by the orchestrator. */
+typedef struct run_shared
 {
-	const pgb_options *opts;
-	const script_set *scripts;
-	conn_params params;			/* libpq keywords for every connection */
-	int			nclients;		/* -c */
-	int			nthreads;		/* -j, at most nclients */
-
-	/* flattened command index of each script's first command */
-	int			script_offset[PGB_MAX_SCRIPTS];
-	int			total_commands; /* over all scripts */
-	char	  **prepared_names; /* per flattened command: "P_n" or NULL */
-
-	double		throttle_delay; /* mean usec between one thread's starts; 0: -R off */
-	int64_t		latency_limit;	/* -L in usec; 0: none */
-	pg_time_usec_t end_time;	/* -T deadline; 0: none */
-	retry_policy retry;			/* --max-tries, -L, --verbose-errors */
-	bool		detailed;		/* measure each transaction's latency */
-	bool		per_script_stats;	/* several scripts: report each */
-	bool		per_command;	/* -r */
-	bool		debug;			/* -d: trace on stderr */
-	bool		keep_hist;		/* --percentiles or --report-json: histograms */
-	bool		publish_progress;	/* -P: workers publish progress slots */
-	bool		after_transaction;	/* -l, -P or histograms: call
-									 * worker_after_transaction */
-	txlog_config log_cfg;		/* -l: names and formats of the logs */
-
 	pthread_barrier_t barrier;	/* READY and GO */
 	atomic_bool setup_failed;	/* a thread could not connect a client */
 	atomic_bool stop;			/* --exit-on-abort fired: every thread stops */
 	int			stop_fd;		/* eventfd made readable with stop; -1 if unused */
+	pg_time_usec_t end_time;	/* -T deadline; 0: none; set before threads start */
 
-	/* the progress timer sleeps on done_cond until workers_running is 0 */
+	/*
+	 * Under done_lock: the launch gate every worker passes before READY
+	 * (set once every thread exists, so a failed pthread_create can call
+	 * the run off without a barrier that never fills), and the count the
+	 * progress timer sleeps on (done_cond) until it is 0.
+	 */
 	pthread_mutex_t done_lock;
-	pthread_cond_t done_cond;
+	pthread_cond_t done_cond;	/* on CLOCK_MONOTONIC */
+	int			launch;			/* 0: wait; 1: go; -1: the run is off */
 	int			workers_running;	/* started and not yet at their end */
-} run_context;
+} run_shared;
+
+/* The loop's view of one client, refreshed only after the client ran. */
+typedef struct loop_entry
+{
+	int			ws_index;		/* the client's entry in the waitset */
+	client_wait_kind wait_kind; /* as client_wait said after the last run */
+	int			wait_fd;		/* socket in the entry; -1: none */
+	waitset_event wait_event;	/* direction in the entry */
+	pg_time_usec_t wake_at;		/* CWAIT_TIMER: when it is due */
+} loop_entry;
 
 /* One worker thread and everything it owns. */
 typedef struct worker
@@ -79,17 +71,18 @@ typedef struct worker
 	/* aligned so that neighbouring workers never share a cache line */
 	_Alignas(64) int tid;		/* 0 names the log without a suffix */
 	pthread_t	handle;
-	run_context *ctx;
-	struct client *clients;		/* this thread's slice of the client array */
+	const run_config *cfg;
+	run_shared *shared;
+	client	   *clients;		/* this thread's slice of the client array */
 	int			nclients;
 
-	/* independent random streams, seeded in pgbench's order */
-	prng_state	choose_rs;		/* weighted script choice */
-	prng_state	throttle_rs;	/* Poisson schedule under -R */
+	/*
+	 * What the clients borrow: the random streams for script choice and
+	 * the -R schedule (seeded in pgbench's order with sample_rs), the -T
+	 * state, the sink and the failure record.
+	 */
+	client_env	env;
 	prng_state	sample_rs;		/* --sampling-rate (logs) */
-
-	pg_time_usec_t throttle_trigger;	/* last scheduled start under -R */
-	bool		timer_exceeded; /* -T deadline passed, seen by this thread */
 
 	pg_time_usec_t create_time; /* when the thread was started */
 	pg_time_usec_t bench_start; /* after GO: benchmarking starts */
@@ -99,12 +92,14 @@ typedef struct worker
 	char		log_error[TXLOG_PATH_MAX + 128];	/* a log write error; "" if none */
 
 	waitset    *ws;				/* sized for its clients plus the stop fd */
+	loop_entry *entries;		/* one per client */
 } worker;
 
 /*
- * Allocate the worker's own resources (waitset, stats).  false when out of
- * memory.  worker_cleanup releases them (connections are closed by the
- * loop itself).
+ * Allocate the worker's own resources (waitset, stats, loop entries) and
+ * lend its clients the sink.  false when out of memory (what was made is
+ * released by worker_cleanup, which also closes a log the thread never
+ * got to close; connections are closed by the loop itself).
  */
 bool		worker_prepare(worker *w);
 void		worker_cleanup(worker *w);
@@ -114,16 +109,8 @@ void		worker_cleanup(worker *w);
  * client is finished or aborted; then the log is closed (a write error
  * kept in log_error) and workers_running decremented.  arg is a worker.
  * On a failed initial connection it prints pgbench's messages (once per
- * run) and sets ctx->setup_failed.
+ * run) and sets shared->setup_failed.
  */
 void	   *worker_main(void *arg);
-
-/*
- * What a transaction that was just accounted in w->stats (or a skipped
- * slot) feeds besides the counters, when ctx->after_transaction: the
- * latency histograms, the -l log and the -P slot.  now is the time of its
- * end (epoch us).  Owner thread only; no lock, no allocation.
- */
-void		worker_after_transaction(worker *w, const txlog_txn *tx, pg_time_usec_t now);
 
 #endif

@@ -96,8 +96,12 @@ var_is_set(const var_store *store, int slot)
 		store->slots[slot].value.type != PGBT_NO_VALUE;
 }
 
-/* Set from a string (copied into the slot's buffer). */
-void		var_set_string(var_store *store, int slot, const char *value, size_t len);
+/*
+ * Set from a string (copied into the slot's buffer).  false when out of
+ * memory growing the buffer (the slot keeps its old value); the only call
+ * here that may allocate at run time.
+ */
+bool		var_set_string(var_store *store, int slot, const char *value, size_t len);
 
 /* Set from a typed value; the string form is made when first needed. */
 void		var_set_value(var_store *store, int slot, pgb_value value);

@@ -1,0 +1,64 @@
+/*
+ * txsink.h — where a client's finished transactions and command timings
+ * go: the statistics, latency histograms, -l log and -P snapshot of the
+ * thread that owns the client.
+ *
+ * The thread fills a tx_sink with pointers to targets it owns and hands it
+ * to its clients; a client writes through it and never calls up into the
+ * thread.  Owner thread only: no lock, no allocation, no system call
+ * except the log's buffered write.
+ */
+#ifndef PGBENCH_TXSINK_H
+#define PGBENCH_TXSINK_H
+
+#include "pgbench/progress.h"
+#include "pgbench/random.h"
+#include "pgbench/stats.h"
+#include "pgbench/txlog.h"
+
+typedef struct tx_sink
+{
+	stats_run  *stats;			/* the thread's counts */
+	txlog	   *log;			/* -l: the thread's log; NULL without */
+	prng_state *sample_rs;		/* --sampling-rate draws for the log */
+	progress_slot *progress;	/* -P: the thread's published totals; NULL without */
+	bool		keep_lag;		/* -R: schedule lag is counted */
+	int64_t		latency_limit;	/* -L in us; 0: none */
+	bool		per_script;		/* several scripts: count each */
+} tx_sink;
+
+/*
+ * Account one finished transaction (or one skipped -R slot) that ended at
+ * now (pgb_time_now() clock): counters, per-script counters, the -L late
+ * count, histograms, the log line and the progress snapshot.
+ */
+void		tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now);
+
+/* -r: the latency of one command (flattened index) that completed. */
+static inline void
+tx_sink_command_latency(tx_sink *sink, int flat, double latency_us)
+{
+	stats_simple_add(&sink->stats->per_command[flat].latency, latency_us);
+}
+
+/* -r: a retry, or a final failure, started from command flat. */
+static inline void
+tx_sink_command_retry(tx_sink *sink, int flat)
+{
+	sink->stats->per_command[flat].retries++;
+}
+
+static inline void
+tx_sink_command_failure(tx_sink *sink, int flat)
+{
+	sink->stats->per_command[flat].failures++;
+}
+
+/* Time spent connecting (or disconnecting under -C), us. */
+static inline void
+tx_sink_connect_time(tx_sink *sink, pg_time_usec_t us)
+{
+	sink->stats->conn_duration += us;
+}
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * client_int.h — what the files of the client unit share among themselves
+ * (client.c, client_tx.c, client_send.c, client_result.c,
+ * client_retry.c); not part of the unit's contract, which is client.h.
+ */
+#ifndef PGBENCH_CLIENT_INT_H
+#define PGBENCH_CLIENT_INT_H
+
+#include "pgbench/client.h"
+#include "pgbench/diag.h"
+
+/* Trace for -d, as pgbench's debug lines ("pgbench: client 0 ..."). */
+#define client_trace(env, ...) \
+	do { if (PGB_UNLIKELY((env)->cfg->debug)) diag_log(DIAG_DEBUG, __VA_ARGS__); } while (0)
+
+/* The current command of the running script; NULL past its end. */
+static inline const command *
+client_current_command(const client *c, const run_config *cfg)
+{
+	const script *s = &cfg->scripts->scripts[c->script];
+
+	return c->command < s->ncommands ? s->commands[c->command] : NULL;
+}
+
+/* The current command's index over all scripts (prepared names, -r). */
+static inline int
+client_flat_command(const client *c, const run_config *cfg)
+{
+	return cfg->script_offset[c->script] + c->command;
+}
+
+/* ---- failing: fill env->failure, return ABORTED (client.c) ---- */
+
+/* "client C aborted in command N (what) of script S; message" */
+client_state client_abort_command(const client *c, client_env *env,
+								  const char *what, const char *message);
+
+/* Any other kind; fmt gives the message (failure.h says where it goes). */
+client_state client_abort(const client *c, client_env *env, failure_kind kind,
+						  const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+
+/* ---- transactions (client_tx.c) ---- */
+
+client_state client_choose_transaction(client *c, client_env *env);
+client_state client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_start_transaction(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_continue_connect(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_end_transaction(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_timed_wait(const client_env *env, pg_time_usec_t until,
+							   pg_time_usec_t *now, client_state waiting,
+							   client_state due);
+void		client_end_command(client *c, client_env *env, pg_time_usec_t *now);
+
+/* ---- sending (client_send.c) ---- */
+
+client_state client_start_command(client *c, client_env *env, pg_time_usec_t *now);
+bool		client_send_prepared(client *c, const client_env *env, const command *cmd);
+client_state client_send_failed(const client *c, client_env *env, const command *cmd);
+
+/* ---- results (client_result.c) ---- */
+
+client_state client_wait_result(client *c, client_env *env);
+client_state client_wait_prepare(client *c, client_env *env);
+
+/*
+ * Next result without blocking (see client_result.c).  waiting is the
+ * state to stay in while libpq lacks a whole result.
+ */
+bool		client_next_result(client *c, client_env *env, client_state waiting,
+							   bool *fresh, PGresult **res, client_state *next);
+
+/* ---- the error path (client_retry.c) ---- */
+
+client_state client_handle_error(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_retry(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_fail_transaction(client *c, client_env *env, pg_time_usec_t *now);
+
+#endif

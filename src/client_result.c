@@ -1,0 +1,314 @@
+/*
+ * client_result.c — reading a command's results without blocking: plain
+ * commands (with \gset and \aset storing), a whole pipeline up to its
+ * sync after \endpipeline, and the PREPARE that precedes a first execution
+ * under -M prepared.
+ */
+#include <stdio.h>
+
+#include "client_int.h"
+
+/*
+ * Next result of the current command without blocking.  *fresh is true on
+ * the first look after the socket became readable: then the input is read
+ * at once (asking PQisBusy first would only parse an empty buffer);
+ * afterwards PQconsumeInput runs only when libpq still lacks a whole
+ * result.  true: *res is the result, or NULL at the end of the command.
+ * false: the client leaves the state for *next, which is waiting (the
+ * socket must become readable first) or ABORTED when the connection broke.
+ */
+bool
+client_next_result(client *c, client_env *env, client_state waiting, bool *fresh,
+				   PGresult **res, client_state *next)
+{
+	if (*fresh || PQisBusy(c->conn))
+	{
+		*fresh = false;
+		if (!PQconsumeInput(c->conn))
+		{
+			if (waiting == CSTATE_WAIT_ROLLBACK)
+				*next = client_abort(c, env, FAILURE_WHILE,
+									 "rolling back the transaction after an error; %s",
+									 "perhaps the backend died while processing");
+			else
+				*next = client_abort_command(c, env, "SQL",
+											 "perhaps the backend died while processing");
+			return false;
+		}
+		if (PQisBusy(c->conn))
+		{
+			*next = waiting;
+			return false;
+		}
+	}
+	*res = PQgetResult(c->conn);
+	return true;
+}
+
+/* Out of memory storing a value: the client ends with a message. */
+static bool
+store_failed(const client *c, client_env *env)
+{
+	client_abort(c, env, FAILURE_RESULT, "out of memory storing a variable");
+	return false;
+}
+
+/* Store one row of res into variables named prefix + column name. */
+static bool
+store_row(client *c, client_env *env, const command *cmd, const PGresult *res,
+		  int row, int qrynum)
+{
+	const char *context = cmd->meta == META_ASET ? "aset" : "gset";
+	const char *prefix = cmd->varprefix ? cmd->varprefix : "";
+
+	for (int field = 0; field < PQnfields(res); field++)
+	{
+		char		name[512];
+		const char *fname = PQfname(res, field);
+		int			len = snprintf(name, sizeof(name), "%s%s", prefix, fname);
+		int			slot;
+
+		if (len < 0 || (size_t) len >= sizeof(name) || !var_name_is_valid(name, (size_t) len))
+		{
+			client_abort(c, env, FAILURE_RESULT, "error storing into variable %s", name);
+			env->failure.query = qrynum;
+			failure_cause(&env->failure, "%s: invalid variable name: \"%s\"", context, name);
+			return false;
+		}
+		/* a name no script reads needs no storing */
+		slot = var_symtab_find(env->cfg->scripts->symtab, name, (size_t) len);
+		if (slot >= 0 &&
+			!var_set_string(&c->vars, slot, PQgetvalue(res, row, field),
+							(size_t) PQgetlength(res, row, field)))
+			return store_failed(c, env);
+	}
+	return true;
+}
+
+/*
+ * Handle one result of the current command.  Returns false when the
+ * client aborts (env->failure says why); sets c->error (and returns true)
+ * for a failure the error path handles.
+ */
+static bool
+handle_result(client *c, client_env *env, const command *cmd, PGresult *res)
+{
+	switch (PQresultStatus(res))
+	{
+		case PGRES_COMMAND_OK:
+		case PGRES_EMPTY_QUERY:
+		case PGRES_PIPELINE_SYNC:
+			return true;
+		case PGRES_TUPLES_OK:
+			if (cmd->meta == META_ASET && PQntuples(res) > 0)
+				return store_row(c, env, cmd, res, PQntuples(res) - 1, c->qrynum);
+			return true;
+		case PGRES_COPY_IN:
+		case PGRES_COPY_OUT:
+		case PGRES_COPY_BOTH:
+			client_abort(c, env, FAILURE_PLAIN, "COPY is not supported in pgbench, aborting");
+			return false;
+		case PGRES_NONFATAL_ERROR:
+		case PGRES_FATAL_ERROR:
+			c->error = retry_classify_sqlstate(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+			if (retry_error_is_retriable(c->error))
+			{
+				if (env->cfg->retry.verbose_errors)
+					retry_report_error(c->id, c->command, c->script,
+									   PQresultErrorMessage(res));
+				return true;
+			}
+			/* FALLTHROUGH */
+		default:
+			{
+				const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+				client_abort(c, env, FAILURE_SQL, "%s", PQresultErrorMessage(res));
+				snprintf(env->failure.sqlstate, sizeof(env->failure.sqlstate), "%s",
+						 state != NULL ? state : "");
+				return false;
+			}
+	}
+}
+
+/* \gset looks at the last result of the command only. */
+static bool
+check_gset(client *c, client_env *env, const command *cmd, const PGresult *last)
+{
+	int			ntuples = 0;
+
+	if (last != NULL && PQresultStatus(last) == PGRES_TUPLES_OK)
+		ntuples = PQntuples(last);
+	if (ntuples != 1)
+	{
+		client_abort(c, env, FAILURE_RESULT, "expected one row, got %d", ntuples);
+		env->failure.query = c->qrynum - 1;
+		return false;
+	}
+	return store_row(c, env, cmd, last, 0, c->qrynum - 1);
+}
+
+/*
+ * Take one result of a plain command (res is consumed).  The latest is kept
+ * for \gset until the end of the command shows it was the last.  false
+ * when the client aborts.
+ */
+static bool
+take_command_result(client *c, client_env *env, const command *cmd, PGresult *res)
+{
+	/* after a retriable failure, the rest of the command is only drained */
+	if (c->error != RETRY_ERROR_NONE)
+	{
+		PQclear(res);
+		return true;
+	}
+	if (cmd->meta == META_GSET)
+	{
+		PQclear(c->gset_last);
+		c->gset_last = NULL;
+	}
+	if (!handle_result(c, env, cmd, res))
+	{
+		PQclear(res);
+		return false;
+	}
+	c->qrynum++;
+	if (cmd->meta == META_GSET && c->error == RETRY_ERROR_NONE)
+		c->gset_last = res;
+	else
+		PQclear(res);
+	return true;
+}
+
+/* Every result of a plain command is in: where the client goes next. */
+static client_state
+command_results_done(client *c, client_env *env, const command *cmd)
+{
+	bool		ok;
+
+	if (c->error != RETRY_ERROR_NONE)
+		return CSTATE_ERROR;
+	if (c->qrynum == 0)
+		return client_abort(c, env, FAILURE_NO_RESULTS, "no results");
+	if (cmd->meta != META_GSET)
+		return CSTATE_END_COMMAND;
+	ok = check_gset(c, env, cmd, c->gset_last);
+	PQclear(c->gset_last);
+	c->gset_last = NULL;
+	return ok ? CSTATE_END_COMMAND : CSTATE_ABORTED;
+}
+
+/* Consume the results of a plain (non-pipeline) command as they come. */
+static client_state
+read_command_results(client *c, client_env *env, const command *cmd)
+{
+	PGresult   *res;
+	client_state next;
+	bool		fresh = true;
+
+	while (client_next_result(c, env, CSTATE_WAIT_RESULT, &fresh, &res, &next))
+	{
+		if (res == NULL)
+			return command_results_done(c, env, cmd);
+		if (!take_command_result(c, env, cmd, res))
+			return CSTATE_ABORTED;
+	}
+	return next;
+}
+
+/* The sync closing the pipeline has come: leave pipeline mode. */
+static client_state
+end_pipeline(client *c)
+{
+	if (PQexitPipelineMode(c->conn) != 1)
+		diag_error("client %d failed to exit pipeline mode: %s", c->id,
+				   PQerrorMessage(c->conn));
+	return c->error != RETRY_ERROR_NONE ? CSTATE_ERROR : CSTATE_END_COMMAND;
+}
+
+/*
+ * After \endpipeline: consume every queued result up to the sync that
+ * closes the pipeline, then leave pipeline mode.
+ */
+static client_state
+read_pipeline_results(client *c, client_env *env, const command *cmd)
+{
+	PGresult   *res;
+	client_state next;
+	bool		fresh = true;
+
+	while (client_next_result(c, env, CSTATE_WAIT_RESULT, &fresh, &res, &next))
+	{
+		ExecStatusType status;
+		bool		ok;
+
+		if (res == NULL)
+		{
+			/* end of one query's results: numbering restarts */
+			c->qrynum = 0;
+			client_trace(env, "client %d receiving", c->id);
+			continue;
+		}
+		status = PQresultStatus(res);
+		if (status == PGRES_PIPELINE_SYNC)
+		{
+			PQclear(res);
+			client_trace(env, "client %d pipeline ending", c->id);
+			if (--c->num_syncs > 0)
+				continue;
+			return end_pipeline(c);
+		}
+		/* after a failure the server skips the rest: nothing to handle */
+		if (c->error != RETRY_ERROR_NONE || status == PGRES_PIPELINE_ABORTED)
+		{
+			PQclear(res);
+			continue;
+		}
+		ok = handle_result(c, env, cmd, res);
+		PQclear(res);
+		if (!ok)
+			return CSTATE_ABORTED;
+		c->qrynum++;
+	}
+	return next;
+}
+
+/*
+ * Only an SQL command outside a pipeline and \endpipeline wait for
+ * results, so the command tells which without asking libpq.
+ */
+client_state
+client_wait_result(client *c, client_env *env)
+{
+	const command *cmd = client_current_command(c, env->cfg);
+
+	client_trace(env, "client %d receiving", c->id);
+	if (cmd->type != SQL_COMMAND)
+		return read_pipeline_results(c, env, cmd);
+	return read_command_results(c, env, cmd);
+}
+
+client_state
+client_wait_prepare(client *c, client_env *env)
+{
+	const command *cmd = client_current_command(c, env->cfg);
+	PGresult   *res;
+	client_state next;
+	bool		fresh = true;
+
+	while (client_next_result(c, env, CSTATE_WAIT_PREPARE, &fresh, &res, &next))
+	{
+		if (res == NULL)
+		{
+			c->qrynum = 0;
+			if (!client_send_prepared(c, env, cmd))
+				return client_send_failed(c, env, cmd);
+			return CSTATE_WAIT_RESULT;
+		}
+		/* pgbench reports a failed PREPARE and lets the execution fail */
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			diag_error("%s", PQerrorMessage(c->conn));
+		PQclear(res);
+	}
+	return next;
+}

@@ -1,0 +1,184 @@
+/*
+ * client_tx.c — a client's transactions: choosing the script, the -R
+ * schedule, connecting under -C, starting, accounting and ending each
+ * transaction, and the end of every command.
+ */
+#include <string.h>
+
+#include "client_int.h"
+#include "pgbench/random.h"
+
+static int
+choose_script(client_env *env)
+{
+	const script_set *set = env->cfg->scripts;
+	int64_t		pick;
+	int			i = 0;
+
+	if (set->nscripts == 1)
+		return 0;
+	pick = random_uniform(&env->choose_rs, 0, set->total_weight - 1);
+	while (pick >= set->scripts[i].weight)
+		pick -= set->scripts[i++].weight;
+	return i;
+}
+
+/* Account one transaction (or one skipped slot) through the thread's sink. */
+static void
+account_transaction(client *c, client_env *env, pg_time_usec_t *now, bool skipped)
+{
+	txlog_txn	tx = {
+		.client_id = c->id, .script_no = c->script, .tries = c->tries,
+		.outcome = skipped ? STATS_SKIPPED : retry_outcome(c->error),
+	};
+
+	/* without -P, -R, -L, -l, histograms or several scripts: no latency */
+	if (env->cfg->latency_measured && tx.outcome == STATS_SUCCESS)
+	{
+		tx.latency = (double) (client_now(now) - c->txn_scheduled);
+		tx.lag = (double) (c->txn_begin - c->txn_scheduled);
+	}
+	tx.txn_no = ++c->cnt;
+	tx_sink_add(&env->sink, &tx, client_now(now));
+}
+
+static bool
+transactions_done(const client *c, const client_env *env)
+{
+	const run_config *cfg = env->cfg;
+
+	return env->timer_exceeded || (cfg->duration <= 0 && c->cnt >= cfg->nxacts);
+}
+
+/* A new transaction: pick its script.  -T may already be over. */
+client_state
+client_choose_transaction(client *c, client_env *env)
+{
+	const run_config *cfg = env->cfg;
+
+	c->script = choose_script(env);
+	c->error = RETRY_ERROR_NONE;
+	c->tries = 1;
+	client_trace(env, "client %d executing script \"%s\"", c->id,
+				 cfg->scripts->scripts[c->script].desc);
+	if (env->timer_exceeded)
+		return CSTATE_FINISHED;
+	return cfg->throttle_delay > 0 ? CSTATE_PREPARE_THROTTLE : CSTATE_START_TX;
+}
+
+client_state
+client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now)
+{
+	const run_config *cfg = env->cfg;
+
+	/* the delays between starts form a Poisson process of this thread's rate */
+	env->throttle_trigger += random_poisson(&env->throttle_rs, cfg->throttle_delay);
+	c->txn_scheduled = env->throttle_trigger;
+
+	/* under -L, a slot that is already too late is skipped, not run */
+	if (cfg->latency_limit > 0 &&
+		env->throttle_trigger < client_now(now) - cfg->latency_limit)
+	{
+		account_transaction(c, env, now, true);
+		return transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_PREPARE_THROTTLE;
+	}
+
+	if (env->end_time > 0 && c->txn_scheduled > env->end_time)
+		return CSTATE_FINISHED;
+	return CSTATE_THROTTLE;
+}
+
+static client_state
+connect_failed(const client *c, client_env *env, const char *message)
+{
+	client_abort(c, env, FAILURE_CONNECT, "%s", "");
+	failure_cause(&env->failure, "%s", message);
+	return CSTATE_ABORTED;
+}
+
+client_state
+client_start_transaction(client *c, client_env *env, pg_time_usec_t *now)
+{
+	if (c->conn == NULL)
+	{
+		char		errbuf[1024];
+
+		/* -C: connect without blocking the thread's other clients */
+		c->connect_start = client_now(now);
+		if (!client_connect_start(c, env->cfg, errbuf, sizeof(errbuf)))
+			return connect_failed(c, env, errbuf);
+		return CSTATE_CONNECTING;
+	}
+
+	/* what a retry goes back to (retry.h: the random state, not variables) */
+	retry_snapshot_take(&c->tx_snap, &c->rs);
+	c->txn_begin = client_now(now);
+	if (env->cfg->throttle_delay <= 0)
+		c->txn_scheduled = c->txn_begin;
+	c->command = 0;
+	c->num_syncs = 0;
+	c->elif_pending = false;
+	return CSTATE_START_COMMAND;
+}
+
+client_state
+client_continue_connect(client *c, client_env *env, pg_time_usec_t *now)
+{
+	char		errbuf[1024];
+	int			rc = client_connect_continue(c, errbuf, sizeof(errbuf));
+
+	if (rc == 0)
+		return CSTATE_CONNECTING;
+	if (rc < 0)
+		return connect_failed(c, env, errbuf);
+	*now = pgb_time_now();
+	tx_sink_connect_time(&env->sink, *now - c->connect_start);
+	/* a new session has no prepared statements */
+	memset(c->prepared, 0, sizeof(bool) * (size_t) env->cfg->total_commands);
+	return CSTATE_START_TX;
+}
+
+client_state
+client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
+{
+	PGTransactionStatusType status;
+
+	account_transaction(c, env, now, false);
+
+	status = PQtransactionStatus(c->conn);
+	if (status == PQTRANS_INTRANS || status == PQTRANS_INERROR)
+		return client_abort(c, env, FAILURE_CLIENT,
+							"end of script reached without completing the last transaction");
+	if (status != PQTRANS_IDLE)
+		return client_abort(c, env, FAILURE_WHILE, "receiving the transaction status");
+
+	if (env->cfg->connect_each)
+	{
+		pg_time_usec_t start = client_now(now);
+
+		client_disconnect(c);
+		*now = pgb_time_now();
+		tx_sink_connect_time(&env->sink, *now - start);
+	}
+
+	return transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_CHOOSE_SCRIPT;
+}
+
+/* A timed wait (-R schedule, \sleep) is over when due; -T ends it early. */
+client_state
+client_timed_wait(const client_env *env, pg_time_usec_t until, pg_time_usec_t *now,
+				  client_state waiting, client_state due)
+{
+	if (env->timer_exceeded)
+		return CSTATE_FINISHED;
+	return client_now(now) < until ? waiting : due;
+}
+
+void
+client_end_command(client *c, client_env *env, pg_time_usec_t *now)
+{
+	if (env->cfg->per_command)
+		tx_sink_command_latency(&env->sink, client_flat_command(c, env->cfg),
+								(double) (client_now(now) - c->stmt_begin));
+	c->command = c->next_command;
+}

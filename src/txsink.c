@@ -1,0 +1,25 @@
+/*
+ * txsink.c — accounting one finished transaction in every target its
+ * thread keeps: counters, histograms, the -l log, the -P snapshot.
+ */
+#include "pgbench/txsink.h"
+
+void
+tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now)
+{
+	stats_run  *stats = sink->stats;
+
+	stats_data_add(&stats->total, tx->outcome, tx->latency, tx->lag, tx->tries,
+				   sink->keep_lag);
+	if (sink->latency_limit > 0 && tx->latency > (double) sink->latency_limit)
+		stats->latency_late++;
+	if (tx->outcome == STATS_SUCCESS)
+		stats_run_record_latency(stats, tx->script_no, tx->latency);
+	if (sink->log != NULL)
+		txlog_add(sink->log, tx, pgb_time_to_epoch(now), sink->sample_rs);	/* an error is kept in the log */
+	if (sink->progress != NULL)
+		progress_publish(sink->progress, &stats->total);
+	if (sink->per_script)
+		stats_data_add(&stats->per_script[tx->script_no], tx->outcome, tx->latency,
+					   tx->lag, tx->tries, sink->keep_lag);
+}
