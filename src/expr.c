@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "pgbench/expr.h"
+#include "pgbench/xalloc.h"
 #include "pgbench/variables.h"
 #include "exprparse.h"
 
@@ -138,15 +139,11 @@ expr_set_error(expr_parse_state *ps, bool from_scanner,
 
 /* ---- nodes ---- */
 
-/* Parse-time allocation; out of memory here has no sensible recovery. */
+/* Parse-time allocation: start-up, so out of memory stops (xalloc.h). */
 static void *
 expr_alloc(size_t size)
 {
-	void	   *p = calloc(1, size);
-
-	if (p == NULL)
-		abort();
-	return p;
+	return pgb_calloc(1, size);
 }
 
 static expr_node *
@@ -326,12 +323,7 @@ expr_arglist_push(expr_arglist *list, expr_node *node)
 	if (list->count == list->capacity)
 	{
 		int			capacity = list->capacity ? list->capacity * 2 : 4;
-		expr_node **items = realloc(list->items,
-									sizeof(expr_node *) * (size_t) capacity);
-
-		if (items == NULL)
-			abort();
-		list->items = items;
+		list->items = pgb_realloc(list->items, sizeof(expr_node *) * (size_t) capacity);
 		list->capacity = capacity;
 	}
 	list->items[list->count++] = node;

@@ -22,6 +22,7 @@
 #include "pgbench/diag.h"
 #include "pgbench/init.h"
 #include "pgbench/init_copy.h"
+#include "pgbench/xalloc.h"
 
 /* From this scale on, aid no longer fits an int (scale * 100000 > 2^31). */
 #define INIT_SCALE_BIGINT_THRESHOLD 20000
@@ -69,13 +70,7 @@ init_str_appendf(init_str *str, const char *fmt, ...)
 			return;
 		}
 		str->cap = (str->len + (size_t) n + 1) * 2;
-		str->data = realloc(str->data, str->cap);
-		if (str->data == NULL)
-		{
-			/* nothing sensible to salvage; pgbench aborts here too */
-			fprintf(stderr, "out of memory\n");
-			exit(1);
-		}
+		str->data = pgb_realloc(str->data, str->cap);
 	}
 }
 

@@ -18,6 +18,7 @@
 
 #include "pgbench/diag.h"
 #include "pgbench/script.h"
+#include "pgbench/xalloc.h"
 #include "scriptscan_int.h"
 
 /* pgbench keeps at most this much of an SQL command's first line. */
@@ -59,40 +60,10 @@ typedef struct compile_ctx
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static void *
-xmalloc(size_t size)
-{
-	void	   *p = malloc(size ? size : 1);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
-static void *
-xcalloc(size_t n, size_t size)
-{
-	void	   *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
-static void *
-xrealloc(void *ptr, size_t size)
-{
-	void	   *p = realloc(ptr, size ? size : 1);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
 static char *
 xstrndup(const char *s, size_t len)
 {
-	char	   *p = xmalloc(len + 1);
+	char	   *p = pgb_malloc(len + 1);
 
 	memcpy(p, s, len);
 	p[len] = '\0';
@@ -116,9 +87,10 @@ xvasprintf(const char *fmt, va_list ap)
 	len = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
 	if (len < 0)
-		abort();
-	p = xmalloc((size_t) len + 1);
-	vsnprintf(p, (size_t) len + 1, fmt, ap);
+		len = 0;				/* an encoding error: an empty text */
+	p = pgb_malloc((size_t) len + 1);
+	if (vsnprintf(p, (size_t) len + 1, fmt, ap) < 0)
+		*p = '\0';
 	return p;
 }
 
@@ -139,7 +111,7 @@ strbuf_append(strbuf *sb, const char *s, size_t len)
 
 		while (cap < sb->len + len + 1)
 			cap *= 2;
-		sb->data = xrealloc(sb->data, cap);
+		sb->data = pgb_realloc(sb->data, cap);
 		sb->cap = cap;
 	}
 	memcpy(sb->data + sb->len, s, len);
@@ -270,7 +242,7 @@ script_error_clear(script_error *err)
 static command *
 command_new(command_type type, int line)
 {
-	command    *cmd = xcalloc(1, sizeof(command));
+	command    *cmd = pgb_calloc(1, sizeof(command));
 
 	cmd->type = type;
 	cmd->meta = META_NONE;
@@ -308,7 +280,7 @@ ctx_append(compile_ctx *ctx, command *cmd)
 	if (ctx->ncmds == ctx->cap)
 	{
 		ctx->cap = ctx->cap ? ctx->cap * 2 : 16;
-		ctx->cmds = xrealloc(ctx->cmds, sizeof(command *) * (size_t) ctx->cap);
+		ctx->cmds = pgb_realloc(ctx->cmds, sizeof(command *) * (size_t) ctx->cap);
 	}
 	ctx->cmds[ctx->ncmds++] = cmd;
 }
@@ -345,7 +317,7 @@ sql_add_part(sql_command *sql, int *cap, const char *text, size_t len,
 	if (sql->nparts == *cap)
 	{
 		*cap = *cap ? *cap * 2 : 4;
-		sql->parts = xrealloc(sql->parts, sizeof(sql_part) * (size_t) *cap);
+		sql->parts = pgb_realloc(sql->parts, sizeof(sql_part) * (size_t) *cap);
 	}
 	part = &sql->parts[sql->nparts++];
 	part->text = text;
@@ -392,7 +364,7 @@ sql_build_plan(sql_command *sql, var_symtab *symtab)
 		if (sql->nparams == slots_cap)
 		{
 			slots_cap = slots_cap ? slots_cap * 2 : 8;
-			sql->param_slots = xrealloc(sql->param_slots,
+			sql->param_slots = pgb_realloc(sql->param_slots,
 										sizeof(int) * (size_t) slots_cap);
 		}
 		sql->param_slots[sql->nparams++] = slot;
@@ -455,7 +427,7 @@ typedef struct meta_scan
 static void
 meta_push_word(command *cmd, const char *word, size_t len)
 {
-	cmd->argv = xrealloc(cmd->argv, sizeof(char *) * (size_t) (cmd->argc + 1));
+	cmd->argv = pgb_realloc(cmd->argv, sizeof(char *) * (size_t) (cmd->argc + 1));
 	cmd->argv[cmd->argc++] = xstrndup(word, len);
 }
 
@@ -594,7 +566,7 @@ static void
 compile_shell_args(compile_ctx *ctx, command *cmd, int first)
 {
 	cmd->nshell_args = cmd->argc - first;
-	cmd->shell_args = xcalloc((size_t) cmd->nshell_args, sizeof(shell_arg));
+	cmd->shell_args = pgb_calloc((size_t) cmd->nshell_args, sizeof(shell_arg));
 	for (int i = 0; i < cmd->nshell_args; i++)
 	{
 		const char *word = cmd->argv[first + i];
@@ -807,7 +779,7 @@ cond_step(compile_ctx *ctx, cond_frame *stack, int *depth, int i)
 static bool
 check_conditionals(compile_ctx *ctx)
 {
-	cond_frame *stack = xcalloc((size_t) ctx->ncmds, sizeof(cond_frame));
+	cond_frame *stack = pgb_calloc((size_t) ctx->ncmds, sizeof(cond_frame));
 	int			depth = 0;
 	bool		ok = true;
 
@@ -939,7 +911,7 @@ script_set_check_params(const script_set *set, script_error *err)
 script_set *
 script_set_create(void)
 {
-	script_set *set = xcalloc(1, sizeof(script_set));
+	script_set *set = pgb_calloc(1, sizeof(script_set));
 
 	set->symtab = var_symtab_create();
 	return set;
