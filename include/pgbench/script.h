@@ -153,8 +153,8 @@ typedef struct script_error
 } script_error;
 
 /*
- * An empty set with its own symbol table (never NULL: aborts when out of
- * memory, as start-up code).  script_set_free releases the scripts, their
+ * An empty set with its own symbol table (never NULL: start-up code, out
+ * of memory stops the process as xalloc.h says).  script_set_free releases the scripts, their
  * commands and the symbol table; NULL-safe.
  */
 script_set *script_set_create(void);
