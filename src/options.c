@@ -98,7 +98,8 @@ first_argument_option(const char *arg)
 
 		if (def->kind != OPT_ROW_FIRST)
 			continue;
-		if ((arg[0] == '-' && arg[1] == def->short_name && arg[2] == '\0') ||
+		if ((arg[0] == '-' && def->short_name != 0 && arg[1] == def->short_name &&
+			 arg[2] == '\0') ||
 			(strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, def->long_name) == 0))
 			return def;
 	}

@@ -134,8 +134,6 @@ options_set_seed(pgb_options *opts, const char *text, const char *origin)
 static int
 show_help(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
-	(void) arg;
 	options_print_help(st->progname);
 	return OPT_EXIT_OK;
 }
@@ -143,9 +141,6 @@ show_help(opt_parse *st, const opt_def *def, const char *arg)
 static int
 show_version(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) st;
-	(void) def;
-	(void) arg;
 	puts("pgbench (PostgreSQL) " PGBENCH_VERSION);
 	return OPT_EXIT_OK;
 }
@@ -153,9 +148,6 @@ show_version(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_debug(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) st;
-	(void) def;
-	(void) arg;
 	diag_set_verbose(true);
 	return OPT_CONTINUE;
 }
@@ -163,8 +155,6 @@ handle_debug(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_initialize(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
-	(void) arg;
 	st->is_init_mode = true;
 	return OPT_CONTINUE;
 }
@@ -172,8 +162,6 @@ handle_initialize(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_scale(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
-	(void) arg;
 	st->opts->scale_given = true;
 	return OPT_CONTINUE;
 }
@@ -181,7 +169,6 @@ handle_scale(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_init_steps(opt_parse *st, const opt_def *def, const char *steps)
 {
-	(void) def;
 	if (steps[0] == '\0')
 	{
 		diag_error("no initialization steps specified");
@@ -205,7 +192,6 @@ handle_init_steps(opt_parse *st, const opt_def *def, const char *steps)
 static int
 handle_partition_method(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
 	if (strcasecmp(arg, "range") == 0)
 		st->opts->partition_method = PART_RANGE;
 	else if (strcasecmp(arg, "hash") == 0)
@@ -225,7 +211,6 @@ handle_partition_method(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_builtin(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
 	if (strcmp(arg, "list") == 0)
 	{
 		options_list_builtins();
@@ -237,23 +222,18 @@ handle_builtin(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_file(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
 	return status_of(options_add_weighted_script(st->opts, arg, true));
 }
 
 static int
 handle_skip_some_updates(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
-	(void) arg;
 	return status_of(options_add_builtin(st->opts, "simple-update", 1));
 }
 
 static int
 handle_select_only(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
-	(void) arg;
 	return status_of(options_add_builtin(st->opts, "select-only", 1));
 }
 
@@ -262,8 +242,6 @@ handle_show_script(opt_parse *st, const opt_def *def, const char *arg)
 {
 	const builtin_script *builtin = options_find_builtin(arg);
 
-	(void) st;
-	(void) def;
 	if (builtin == NULL)
 		return OPT_EXIT_FAIL;
 	fprintf(stderr, "-- %s: %s\n%s\n", builtin->name, builtin->desc, builtin->script);
@@ -284,8 +262,6 @@ check_file_limit(opt_parse *st, const opt_def *def, const char *arg)
 	/* pgbench computes this in wrapping int arithmetic; so do we. */
 	int			needed = (int) (unsigned int) ((unsigned int) st->opts->nclients + 3u);
 
-	(void) def;
-	(void) arg;
 	if (getrlimit(RLIMIT_NOFILE, &limit) == -1)
 	{
 		diag_error("getrlimit failed: %s", strerror(errno));
@@ -311,7 +287,6 @@ handle_define(opt_parse *st, const opt_def *def, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 
-	(void) def;
 	if (eq == NULL || eq == arg || eq[1] == '\0')
 	{
 		diag_error("invalid variable definition: \"%s\"", arg);
@@ -339,7 +314,6 @@ static const char *const query_mode_names[] = {
 static int
 handle_protocol(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
 	for (int mode = 0; mode < (int) PGB_LENGTHOF(query_mode_names); mode++)
 	{
 		if (strcmp(arg, query_mode_names[mode]) == 0)
@@ -387,7 +361,6 @@ handle_latency_limit(opt_parse *st, const opt_def *def, const char *arg)
 {
 	double		limit_ms = atof(arg);
 
-	(void) def;
 	if (limit_ms <= 0.0)
 	{
 		diag_error("invalid latency limit: \"%s\"", arg);
@@ -403,7 +376,6 @@ handle_rate(opt_parse *st, const opt_def *def, const char *arg)
 {
 	double		rate = atof(arg);
 
-	(void) def;
 	if (rate <= 0.0)
 	{
 		diag_error("invalid rate limit: \"%s\"", arg);
@@ -418,7 +390,6 @@ handle_sampling_rate(opt_parse *st, const opt_def *def, const char *arg)
 {
 	double		rate = atof(arg);
 
-	(void) def;
 	if (rate <= 0.0 || rate > 1.0)
 	{
 		diag_error("invalid sampling rate: \"%s\"", arg);
@@ -434,7 +405,6 @@ handle_max_tries(opt_parse *st, const opt_def *def, const char *arg)
 	/* atoi semantics: garbage reads as 0, i.e. unlimited, as in pgbench. */
 	int			tries = (int) strtol(arg, NULL, 10);
 
-	(void) def;
 	if (tries < 0)
 	{
 		diag_error("invalid number of maximum tries: \"%s\"", arg);
@@ -447,8 +417,6 @@ handle_max_tries(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_log_prefix(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
-	(void) arg;
 	st->log_prefix_given = true;
 	return OPT_CONTINUE;
 }
@@ -456,7 +424,6 @@ handle_log_prefix(opt_parse *st, const opt_def *def, const char *arg)
 static int
 handle_random_seed(opt_parse *st, const opt_def *def, const char *arg)
 {
-	(void) def;
 	return status_of(options_set_seed(st->opts, arg, "--random-seed option"));
 }
 
@@ -472,7 +439,6 @@ handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
 	const char *p = list;
 	int			n = 0;
 
-	(void) def;
 	if (list == NULL)
 	{
 		memcpy(opts->percentiles, default_percentiles, sizeof(default_percentiles));
@@ -507,7 +473,6 @@ handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
 static int
 handle_report_json(opt_parse *st, const opt_def *def, const char *file)
 {
-	(void) def;
 	if (file[0] == '\0')
 	{
 		diag_error("invalid report file name: \"\"");
@@ -541,118 +506,118 @@ handle_report_json(opt_parse *st, const opt_def *def, const char *file)
 const opt_def options_table[] = {
 	{SECTION("Initialization options:")},
 	{PG('i', "initialize", NONE, 9, ANY), .handler = handle_initialize,
-	.help = "invokes initialization mode"},
+		.help = "invokes initialization mode"},
 	{PG('I', "init-steps", REQUIRED, 10, INIT), .handler = handle_init_steps,
 		.arg_help = "[" ALLOWED_INIT_STEPS "]+ (default \"" DEFAULT_INIT_STEPS "\")",
-	.help = "run selected initialization steps"},
+		.help = "run selected initialization steps"},
 	{PG('F', "fillfactor", REQUIRED, 7, INIT), INT(fillfactor, 10, 100),
-	.arg_help = "NUM", .help = "set fill factor"},
+		.arg_help = "NUM", .help = "set fill factor"},
 	{PG('n', "no-vacuum", NONE, 14, ANY), BOOL(no_vacuum),
-	.help = "do not run VACUUM during initialization"},
+		.help = "do not run VACUUM during initialization"},
 	{PG('q', "quiet", NONE, 18, INIT), BOOL(quiet),
-	.help = "quiet logging (one message each 5 seconds)"},
+		.help = "quiet logging (one message each 5 seconds)"},
 	{PG('s', "scale", REQUIRED, 21, ANY), INT(scale, 1, INT_MAX), .handler = handle_scale,
-	.arg_help = "NUM", .help = "scaling factor"},
+		.arg_help = "NUM", .help = "scaling factor"},
 	{PG(0, "foreign-keys", NONE, 35, INIT), BOOL(foreign_keys),
-	.help = "create foreign key constraints between tables"},
+		.help = "create foreign key constraints between tables"},
 	{PG(0, "index-tablespace", REQUIRED, 30, INIT), STRING(index_tablespace),
-	.arg_help = "TABLESPACE", .help = "create indexes in the specified tablespace"},
+		.arg_help = "TABLESPACE", .help = "create indexes in the specified tablespace"},
 	{PG(0, "partition-method", REQUIRED, 39, INIT), .handler = handle_partition_method,
 		.arg_help = "(range|hash)",
-	.help = "partition pgbench_accounts with this method (default: range)"},
+		.help = "partition pgbench_accounts with this method (default: range)"},
 	{PG(0, "partitions", REQUIRED, 38, INIT), INT(partitions, 0, INT_MAX),
-	.arg_help = "NUM", .help = "partition pgbench_accounts into NUM parts (default: 0)"},
+		.arg_help = "NUM", .help = "partition pgbench_accounts into NUM parts (default: 0)"},
 	{PG(0, "tablespace", REQUIRED, 29, INIT), STRING(tablespace),
-	.arg_help = "TABLESPACE", .help = "create tables in the specified tablespace"},
+		.arg_help = "TABLESPACE", .help = "create tables in the specified tablespace"},
 	{PG(0, "unlogged-tables", NONE, 28, INIT), BOOL(unlogged_tables),
-	.help = "create tables as unlogged tables"},
+		.help = "create tables as unlogged tables"},
 
 	{SECTION("Options to select what to run:")},
 	{PG('b', "builtin", REQUIRED, 1, BENCH), .handler = handle_builtin,
 		.arg_help = "NAME[@W]",
 		.help = "add builtin script NAME weighted at W (default: 1)\n"
-	"(use \"-b list\" to list available scripts)"},
+			"(use \"-b list\" to list available scripts)"},
 	{PG('f', "file", REQUIRED, 6, BENCH), .handler = handle_file,
-	.arg_help = "FILENAME[@W]", .help = "add script FILENAME weighted at W (default: 1)"},
+		.arg_help = "FILENAME[@W]", .help = "add script FILENAME weighted at W (default: 1)"},
 	{PG('N', "skip-some-updates", NONE, 23, BENCH), .handler = handle_skip_some_updates,
 		.help = "skip updates of pgbench_tellers and pgbench_branches\n"
-	"(same as \"-b simple-update\")"},
+			"(same as \"-b simple-update\")"},
 	{PG('S', "select-only", NONE, 22, BENCH), .handler = handle_select_only,
-	.help = "perform SELECT-only transactions\n(same as \"-b select-only\")"},
+		.help = "perform SELECT-only transactions\n(same as \"-b select-only\")"},
 
 	{SECTION("Benchmarking options:")},
 	{PG('c', "client", REQUIRED, 2, BENCH), INT(nclients, 1, INT_MAX),
 		.handler = check_file_limit,
-	.arg_help = "NUM", .help = "number of concurrent database clients (default: 1)"},
+		.arg_help = "NUM", .help = "number of concurrent database clients (default: 1)"},
 	{PG('C', "connect", NONE, 3, BENCH), BOOL(connect_each),
-	.help = "establish new connection for each transaction"},
+		.help = "establish new connection for each transaction"},
 	{PG('D', "define", REQUIRED, 5, BENCH), .handler = handle_define,
-	.arg_help = "VARNAME=VALUE", .help = "define variable for use by custom script"},
+		.arg_help = "VARNAME=VALUE", .help = "define variable for use by custom script"},
 	{PG('j', "jobs", REQUIRED, 11, BENCH), INT(nthreads, 1, INT_MAX),
-	.arg_help = "NUM", .help = "number of threads (default: 1)"},
+		.arg_help = "NUM", .help = "number of threads (default: 1)"},
 	{PG('l', "log", NONE, 12, BENCH), BOOL(use_log),
-	.help = "write transaction times to log file"},
+		.help = "write transaction times to log file"},
 	{PG('L', "latency-limit", REQUIRED, 13, BENCH), .handler = handle_latency_limit,
-	.arg_help = "NUM", .help = "count transactions lasting more than NUM ms as late"},
+		.arg_help = "NUM", .help = "count transactions lasting more than NUM ms as late"},
 	{PG('M', "protocol", REQUIRED, 17, BENCH), .handler = handle_protocol,
 		.arg_help = "simple|extended|prepared",
-	.help = "protocol for submitting queries (default: simple)"},
+		.help = "protocol for submitting queries (default: simple)"},
 	{SEE_ALSO('n', "no-vacuum", NONE), .help = "do not run VACUUM before tests"},
 	{PG('P', "progress", REQUIRED, 16, BENCH), INT(progress_sec, 1, INT_MAX),
-	.arg_help = "NUM", .help = "show thread progress report every NUM seconds"},
+		.arg_help = "NUM", .help = "show thread progress report every NUM seconds"},
 	{PG('r', "report-per-command", NONE, 19, BENCH), BOOL(report_per_command),
-	.help = "report latencies, failures, and retries per command"},
+		.help = "report latencies, failures, and retries per command"},
 	{PG('R', "rate", REQUIRED, 20, BENCH), .handler = handle_rate,
-	.arg_help = "NUM", .help = "target rate in transactions per second"},
+		.arg_help = "NUM", .help = "target rate in transactions per second"},
 	{SEE_ALSO('s', "scale", REQUIRED), .arg_help = "NUM",
-	.help = "report this scale factor in output"},
+		.help = "report this scale factor in output"},
 	{PG('t', "transactions", REQUIRED, 25, BENCH), .handler = handle_transactions,
-	.arg_help = "NUM", .help = "number of transactions each client runs (default: 10)"},
+		.arg_help = "NUM", .help = "number of transactions each client runs (default: 10)"},
 	{PG('T', "time", REQUIRED, 24, BENCH), INT(duration, 1, INT_MAX),
-	.arg_help = "NUM", .help = "duration of benchmark test in seconds"},
+		.arg_help = "NUM", .help = "duration of benchmark test in seconds"},
 	{PG('v', "vacuum-all", NONE, 27, BENCH), BOOL(vacuum_all),
-	.help = "vacuum all four standard tables before tests"},
+		.help = "vacuum all four standard tables before tests"},
 	{PG(0, "aggregate-interval", REQUIRED, 32, BENCH), INT(aggregate_interval, 1, INT_MAX),
-	.arg_help = "NUM", .help = "aggregate data over NUM seconds"},
+		.arg_help = "NUM", .help = "aggregate data over NUM seconds"},
 	{PG(0, "exit-on-abort", NONE, 43, BENCH), BOOL(exit_on_abort),
-	.help = "exit when any client is aborted"},
+		.help = "exit when any client is aborted"},
 	{PG(0, "failures-detailed", NONE, 40, BENCH), BOOL(failures_detailed),
-	.help = "report the failures grouped by basic types"},
+		.help = "report the failures grouped by basic types"},
 	{PG(0, "log-prefix", REQUIRED, 34, BENCH), STRING(log_prefix), .handler = handle_log_prefix,
 		.arg_help = "PREFIX",
-	.help = "prefix for transaction time log file\n(default: \"" DEFAULT_LOG_PREFIX "\")"},
+		.help = "prefix for transaction time log file\n(default: \"" DEFAULT_LOG_PREFIX "\")"},
 	{PG(0, "max-tries", REQUIRED, 41, BENCH), .handler = handle_max_tries,
-	.arg_help = "NUM", .help = "max number of tries to run transaction (default: 1)"},
+		.arg_help = "NUM", .help = "max number of tries to run transaction (default: 1)"},
 	{PG(0, "progress-timestamp", NONE, 33, BENCH), BOOL(progress_timestamp),
-	.help = "use Unix epoch timestamps for progress"},
+		.help = "use Unix epoch timestamps for progress"},
 	{PG(0, "random-seed", REQUIRED, 36, BENCH), .handler = handle_random_seed,
-	.arg_help = "SEED", .help = "set random seed (\"time\", \"rand\", integer)"},
+		.arg_help = "SEED", .help = "set random seed (\"time\", \"rand\", integer)"},
 	{PG(0, "sampling-rate", REQUIRED, 31, BENCH), .handler = handle_sampling_rate,
-	.arg_help = "NUM", .help = "fraction of transactions to log (e.g., 0.01 for 1%)"},
+		.arg_help = "NUM", .help = "fraction of transactions to log (e.g., 0.01 for 1%)"},
 	{PG(0, "show-script", REQUIRED, 37, ANY), .handler = handle_show_script,
-	.arg_help = "NAME", .help = "show builtin script code, then exit"},
+		.arg_help = "NAME", .help = "show builtin script code, then exit"},
 	{PG(0, "verbose-errors", NONE, 42, BENCH), BOOL(verbose_errors),
-	.help = "print messages of all errors"},
+		.help = "print messages of all errors"},
 
 	{SECTION("Common options:")},
 	{PG('d', "debug", NONE, 4, ANY), BOOL(debug), .handler = handle_debug,
-	.help = "print debugging output"},
+		.help = "print debugging output"},
 	{PG('h', "host", REQUIRED, 8, ANY), STRING(host),
-	.arg_help = "HOSTNAME", .help = "database server host or socket directory"},
+		.arg_help = "HOSTNAME", .help = "database server host or socket directory"},
 	{PG('p', "port", REQUIRED, 15, ANY), STRING(port),
-	.arg_help = "PORT", .help = "database server port number"},
+		.arg_help = "PORT", .help = "database server port number"},
 	{PG('U', "username", REQUIRED, 26, ANY), STRING(username),
-	.arg_help = "USERNAME", .help = "connect as specified database user"},
+		.arg_help = "USERNAME", .help = "connect as specified database user"},
 	{FIRST('V', "version"), .handler = show_version,
-	.help = "output version information, then exit"},
+		.help = "output version information, then exit"},
 	{FIRST('?', "help"), .handler = show_help, .help = "show this help, then exit"},
 
 	{SECTION("Options of this pgbench (not in PostgreSQL's):")},
 	{OURS("percentiles", OPTIONAL, BENCH), .handler = handle_percentiles,
 		.arg_help = "LIST",
-	.help = "latency percentiles to report (default: 50,90,99,99.9)"},
+		.help = "latency percentiles to report (default: 50,90,99,99.9)"},
 	{OURS("report-json", REQUIRED, BENCH), .handler = handle_report_json,
-	.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
+		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
 };
 
 const int	options_table_size = (int) PGB_LENGTHOF(options_table);
