@@ -16,14 +16,8 @@ main(int argc, char **argv)
 	pgb_time_init();
 	diag_init(argv[0]);
 	rc = options_parse(&opts, argc, argv);
-	if (rc >= 0)
-		return rc;
-
-	if (opts.action == ACTION_INIT)
-		rc = init_run(&opts);
-	else
-		rc = bench_run(&opts);
-
+	if (rc < 0)
+		rc = opts.action == ACTION_INIT ? init_run(&opts) : bench_run(&opts);
 	options_free(&opts);
 	return rc;
 }

@@ -112,6 +112,10 @@ Common options:
   -V, --version            output version information, then exit
   -?, --help               show this help, then exit
 
+Options of this pgbench (not in PostgreSQL's):
+  --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
+  --report-json=FILE       also write the final report as JSON to FILE
+
 Report bugs to <pgsql-bugs@lists.postgresql.org>.
 PostgreSQL home page: <https://www.postgresql.org/>
 HELP
@@ -432,11 +436,20 @@ sub run_row
 	return ($rc, normalise($out, $path), normalise($err, $path));
 }
 
-# Our --help is pgbench's plus PostgreSQL 17's --exit-on-abort line.
-sub with_exit_on_abort
+# Our --help is pgbench's plus PostgreSQL 17's --exit-on-abort line, plus
+# our extensions in a section of their own before the closing lines.
+my $extensions_help = <<'EXT';
+
+Options of this pgbench (not in PostgreSQL's):
+  --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
+  --report-json=FILE       also write the final report as JSON to FILE
+EXT
+
+sub with_our_additions
 {
 	my ($help) = @_;
 	$help =~ s/^(  --aggregate-interval=NUM .*\n)/$1  --exit-on-abort          exit when any client is aborted\n/m;
+	$help =~ s/^(  -\?, --help .*\n)(?=\nReport bugs to )/$1$extensions_help/m;
 	return $help;
 }
 
@@ -459,7 +472,7 @@ for my $row (@rows)
 		skip "$name: no system pgbench", 4 unless $system;
 		skip "$name: version text is ours", 4 if $row->{version};
 		my ($src, $sout, $serr) = run_row($system, $row);
-		$sout = with_exit_on_abort($sout) if $row->{help};
+		$sout = with_our_additions($sout) if $row->{help};
 		is($rc, $src, "$name: exit code as system pgbench");
 		is($err, $serr, "$name: stderr as system pgbench");
 		is($out, $sout, "$name: stdout as system pgbench");

@@ -4,6 +4,8 @@
  *
  * Scripts (-f, -b, -N, -S) and -D variables are loaded while the command
  * line is read, as pgbench does, so that their errors come in the same order.
+ * Each option is one row of the options table (options_table.h), which
+ * also writes --help and getopt_long's arrays.
  */
 #ifndef PGBENCH_OPTIONS_H
 #define PGBENCH_OPTIONS_H
@@ -58,7 +60,6 @@ typedef struct pgb_options
 	int			progress_sec;	/* -P, 0 = none */
 	bool		report_per_command;	/* -r */
 	double		rate;			/* -R transactions per second, 0 = unthrottled */
-	double		throttle_delay_us;	/* 1e6 * nclients... mean delay per thread, from -R */
 	int			scale;			/* -s; for a run, only reported */
 	bool		scale_given;	/* -s was on the command line */
 	int64_t		nxacts;			/* -t, default 10 unless -T */
@@ -94,13 +95,19 @@ typedef struct pgb_options
 } pgb_options;
 
 /*
- * Parse argv into opts.  Prints pgbench's messages itself (this is
- * start-up) and returns the exit code to use: -1 to go on, 0 after
- * --help / -V / -b list / --show-script, 1 on bad usage.
+ * Parse argv into opts.  Never exits (except through xalloc.h when memory
+ * runs out): it prints pgbench's messages itself, in pgbench's words and
+ * order, as start-up code does, and returns the exit code to use: -1 to
+ * go on (opts->action says with what), 0 after --help / -V / -b list /
+ * --show-script, 1 on bad usage.  On any return, opts may be given to
+ * options_free.
  */
 int			options_parse(pgb_options *opts, int argc, char **argv);
 
-/* Release what options_parse allocated (scripts, defines, strings). */
+/*
+ * Release what options_parse allocated (scripts, defines, strings).  Safe
+ * to call more than once, and after options_parse returned 0 or 1.
+ */
 void		options_free(pgb_options *opts);
 
 #endif

@@ -1,14 +1,16 @@
 /*
- * test_options.c — options_parse on command lines that parse: defaults
- * and the fields derived after parsing (thread clamp, -R delay, -L in
- * microseconds, init steps after -n / --foreign-keys, partitions, -D
- * values, seeds, script weights).  Rejected command lines and their
- * messages are t/cli.pl's job, against the real pgbench.
+ * test_options.c — the options table (a help line for every option,
+ * getopt_long's arrays built to match it) and options_parse on command
+ * lines that parse: defaults and the fields derived after parsing (thread
+ * clamp, -L in microseconds, init steps after -n / --foreign-keys,
+ * partitions, -D values, seeds, script weights).  Rejected command lines
+ * and their messages, and --help, are t/cli.pl's job, against the real
+ * pgbench.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/options.h"
+#include "pgbench/options_table.h"
 #include "tap.h"
 
 #define MAX_ARGV 16
@@ -35,7 +37,7 @@ typedef struct run_case
 	int			nthreads;
 	int64_t		nxacts;
 	int			duration;
-	double		throttle_delay_us;
+	double		rate;
 	int64_t		latency_limit_us;
 	query_mode	mode;
 	uint32_t	max_tries;
@@ -48,10 +50,10 @@ typedef struct run_case
 static const run_case run_cases[] = {
 	{"defaults", {NULL}, 1, 1, 10, 0, 0, 0, QUERY_SIMPLE, 1, "pgbench_log", 1, 1,
 	"<builtin: TPC-B (sort of)>"},
-	{"threads clamped to clients, -R per thread", {"-c", "3", "-j", "8", "-R", "100", NULL},
-	3, 3, 10, 0, 30000.0, 0, QUERY_SIMPLE, 1, "pgbench_log", 1, 1, "<builtin: TPC-B (sort of)>"},
+	{"threads clamped to clients, -R", {"-c", "3", "-j", "8", "-R", "100", NULL},
+	3, 3, 10, 0, 100.0, 0, QUERY_SIMPLE, 1, "pgbench_log", 1, 1, "<builtin: TPC-B (sort of)>"},
 	{"-R with fewer threads", {"-c", "4", "-j", "2", "--rate=10", NULL},
-	4, 2, 10, 0, 200000.0, 0, QUERY_SIMPLE, 1, "pgbench_log", 1, 1, "<builtin: TPC-B (sort of)>"},
+	4, 2, 10, 0, 10.0, 0, QUERY_SIMPLE, 1, "pgbench_log", 1, 1, "<builtin: TPC-B (sort of)>"},
 	{"-T clears the default -t", {"-T", "10", "-M", "prepared", NULL},
 	1, 1, 0, 10, 0, 0, QUERY_PREPARED, 1, "pgbench_log", 1, 1, "<builtin: TPC-B (sort of)>"},
 	{"-L in microseconds, unlimited tries", {"-L", "2.5", "--max-tries=0", "-t", "7", NULL},
@@ -77,7 +79,7 @@ test_run_case(const run_case *c)
 	tap_is_int(opts.nthreads, c->nthreads, "nthreads");
 	tap_is_int(opts.nxacts, c->nxacts, "nxacts");
 	tap_is_int(opts.duration, c->duration, "duration");
-	tap_is_double(opts.throttle_delay_us, c->throttle_delay_us, 1e-6, "throttle delay");
+	tap_is_double(opts.rate, c->rate, 1e-9, "rate");
 	tap_is_int(opts.latency_limit_us, c->latency_limit_us, "latency limit");
 	tap_is_int(opts.query_mode, c->mode, "query mode");
 	tap_is_int(opts.max_tries, c->max_tries, "max tries");
@@ -164,6 +166,157 @@ test_exit_codes(void)
 	tap_is_int(opts.action, ACTION_EXIT_OK, "-b list action");
 }
 
+/* pgbench's short options and long-option order, as its getopt arrays have them. */
+static const char pgbench_short_options[] = "b:c:CdD:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v";
+static const char *const pgbench_long_order[] = {
+	"builtin", "client", "connect", "debug", "define", "file", "fillfactor", "host",
+	"initialize", "init-steps", "jobs", "log", "latency-limit", "no-vacuum", "port",
+	"progress", "protocol", "quiet", "report-per-command", "rate", "scale",
+	"select-only", "skip-some-updates", "time", "transactions", "username",
+	"vacuum-all", "unlogged-tables", "tablespace", "index-tablespace", "sampling-rate",
+	"aggregate-interval", "progress-timestamp", "log-prefix", "foreign-keys",
+	"random-seed", "show-script", "partitions", "partition-method",
+	"failures-detailed", "max-tries", "verbose-errors", "exit-on-abort",
+};
+
+/* The earlier row that lists the option def names again, or NULL. */
+static const opt_def *
+earlier_row_named(const opt_def *def)
+{
+	for (const opt_def *o = options_table; o < def; o++)
+		if (o->kind != OPT_ROW_SECTION && strcmp(o->long_name, def->long_name) == 0)
+			return o;
+	return NULL;
+}
+
+/* Every row has its help line; names are unique; a see-also row repeats an option. */
+static void
+test_table_rows(void)
+{
+	bool		help_ok = true;
+	bool		arg_help_ok = true;
+	bool		unique_ok = true;
+	bool		see_also_ok = true;
+	bool		first_is_section = options_table[0].kind == OPT_ROW_SECTION;
+
+	for (int i = 0; i < options_table_size; i++)
+	{
+		const opt_def *def = &options_table[i];
+		const opt_def *earlier;
+
+		if (def->help == NULL || def->help[0] == '\0')
+		{
+			tap_diag("row %d (%s) has no help line", i, def->long_name ? def->long_name : "section");
+			help_ok = false;
+		}
+		if (def->kind == OPT_ROW_SECTION)
+			continue;
+		if (def->long_name == NULL || (def->arg_help != NULL) != (def->arg != OPT_ARG_NONE))
+		{
+			tap_diag("row %d: long name or argument name does not fit its argument", i);
+			arg_help_ok = false;
+			continue;
+		}
+		earlier = earlier_row_named(def);
+		if (def->kind == OPT_ROW_SEE_ALSO)
+			see_also_ok &= earlier != NULL && earlier->kind == OPT_ROW_GETOPT &&
+				earlier->short_name == def->short_name && earlier->arg == def->arg &&
+				def->handler == NULL && def->set.kind == OPT_SET_NOTHING;
+		else
+			unique_ok &= earlier == NULL;
+		for (const opt_def *o = options_table; o < def; o++)
+			if (o->kind != OPT_ROW_SECTION && def->kind != OPT_ROW_SEE_ALSO &&
+				def->short_name != 0 && o->short_name == def->short_name)
+				unique_ok = false;
+	}
+	tap_ok(first_is_section, "the table starts with a section header");
+	tap_ok(help_ok, "every table row has a help line");
+	tap_ok(arg_help_ok, "an argument name exactly where there is an argument");
+	tap_ok(unique_ok, "long names and short letters are unique");
+	tap_ok(see_also_ok, "see-also rows repeat an earlier pgbench option and do nothing");
+}
+
+/* Whether the short-option string gives c exactly the colons its argument needs. */
+static bool
+short_string_has(const char *shorts, char c, opt_arg arg)
+{
+	const char *p = strchr(shorts, c);
+	int			colons = 0;
+
+	if (p == NULL)
+		return false;
+	while (p[1 + colons] == ':')
+		colons++;
+	return colons == (arg == OPT_ARG_NONE ? 0 : arg == OPT_ARG_REQUIRED ? 1 : 2);
+}
+
+/* The generated getopt_long arrays match the table, and pgbench's own. */
+static void
+test_getopt_arrays(void)
+{
+	options_getopt g;
+	int			ngetopt = 0;
+	size_t		short_len = 0;
+	bool		long_ok = true;
+	bool		short_ok = true;
+	bool		order_ok = true;
+
+	options_getopt_build(&g);
+	for (int i = 0; i < options_table_size; i++)
+	{
+		const opt_def *def = &options_table[i];
+		bool		in_long = false;
+
+		for (int k = 0; k < g.nlong; k++)
+			in_long |= g.long_options[k].name != NULL &&
+				def->long_name != NULL && strcmp(g.long_options[k].name, def->long_name) == 0;
+		if (def->kind != OPT_ROW_GETOPT)
+		{
+			/* --help, -V, our extensions and see-also rows stay out of getopt */
+			if (def->kind != OPT_ROW_SEE_ALSO)
+				long_ok &= !in_long;
+			if (def->kind != OPT_ROW_SEE_ALSO && def->short_name != 0)
+				short_ok &= strchr(g.short_options, def->short_name) == NULL;
+			continue;
+		}
+		ngetopt++;
+		if (def->short_name != 0)
+		{
+			short_ok &= short_string_has(g.short_options, def->short_name, def->arg);
+			short_len += 1 + (def->arg == OPT_ARG_NONE ? 0 : def->arg == OPT_ARG_REQUIRED ? 1 : 2);
+		}
+		long_ok &= def->getopt_rank >= 1 && def->getopt_rank <= g.nlong;
+		if (!long_ok)
+			continue;
+		{
+			const struct option *o = &g.long_options[def->getopt_rank - 1];
+
+			long_ok &= o->name != NULL && strcmp(o->name, def->long_name) == 0 &&
+				o->has_arg == (int) def->arg && o->flag == NULL &&
+				options_getopt_lookup(o->val) == def;
+		}
+	}
+	short_ok &= strlen(g.short_options) == short_len;
+	tap_is_int(g.nlong, ngetopt, "one long option per getopt row");
+	tap_ok(g.long_options[g.nlong].name == NULL, "long options end with {NULL}");
+	tap_ok(long_ok, "long options match the table: name, argument, rank, code");
+	tap_ok(short_ok, "short-option string matches the table, nothing else in it");
+
+	/* pgbench's own arrays, which its messages and abbreviations depend on */
+	short_ok = strlen(g.short_options) == strlen(pgbench_short_options);
+	for (const char *c = pgbench_short_options; *c != '\0'; c++)
+		if (*c != ':')
+			short_ok &= short_string_has(g.short_options, *c,
+										 c[1] == ':' ? OPT_ARG_REQUIRED : OPT_ARG_NONE);
+	tap_ok(short_ok, "short options are pgbench's");
+	order_ok = g.nlong == (int) PGB_LENGTHOF(pgbench_long_order);
+	for (int k = 0; order_ok && k < g.nlong; k++)
+		order_ok = strcmp(g.long_options[k].name, pgbench_long_order[k]) == 0;
+	tap_ok(order_ok, "long options in pgbench's order (getopt's \"ambiguous\" lists)");
+	tap_ok(options_getopt_lookup('?') == NULL, "'?' is getopt's error, not an option");
+	options_getopt_free(&g);
+}
+
 int
 main(void)
 {
@@ -176,5 +329,7 @@ main(void)
 		test_init_case(&init_cases[i]);
 	test_defines_and_seed();
 	test_exit_codes();
+	test_table_rows();
+	test_getopt_arrays();
 	return tap_done();
 }

@@ -1,0 +1,65 @@
+/*
+ * options_help.c — --help, written from the options table: pgbench's text
+ * byte for byte, then our extensions in a section of their own.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pgbench/options_table.h"
+
+/* Where descriptions start; a longer option name puts its own line first. */
+#define HELP_COLUMN 27
+
+/* "  -c, --client=NUM", "  --percentiles[=LIST]", ... into buf. */
+static void
+format_option_name(const opt_def *def, char *buf, size_t len)
+{
+	char		letter[8] = "";
+
+	if (def->short_name != 0)
+		snprintf(letter, sizeof(letter), "-%c, ", def->short_name);
+	snprintf(buf, len, "  %s--%s%s%s%s", letter, def->long_name,
+			 def->arg == OPT_ARG_REQUIRED ? "=" : def->arg == OPT_ARG_OPTIONAL ? "[=" : "",
+			 def->arg_help != NULL ? def->arg_help : "",
+			 def->arg == OPT_ARG_OPTIONAL ? "]" : "");
+}
+
+/* One option's help: its name, then the description in the column. */
+static void
+print_option_help(const opt_def *def)
+{
+	char		name[128];
+	const char *text = def->help;
+	const char *newline;
+
+	format_option_name(def, name, sizeof(name));
+	if (strlen(name) < HELP_COLUMN)
+		printf("%-*s", HELP_COLUMN, name);
+	else
+		printf("%s\n%*s", name, HELP_COLUMN, "");
+	while ((newline = strchr(text, '\n')) != NULL)
+	{
+		printf("%.*s\n%*s", (int) (newline - text), text, HELP_COLUMN, "");
+		text = newline + 1;
+	}
+	printf("%s\n", text);
+}
+
+void
+options_print_help(const char *progname)
+{
+	printf("%s is a benchmarking tool for PostgreSQL.\n\n", progname);
+	printf("Usage:\n  %s [OPTION]... [DBNAME]\n", progname);
+	for (int i = 0; i < options_table_size; i++)
+	{
+		const opt_def *def = &options_table[i];
+
+		if (def->kind == OPT_ROW_SECTION)
+			printf("\n%s\n", def->help);
+		else
+			print_option_help(def);
+	}
+	printf("\n"
+		   "Report bugs to <pgsql-bugs@lists.postgresql.org>.\n"
+		   "PostgreSQL home page: <https://www.postgresql.org/>\n");
+}

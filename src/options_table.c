@@ -1,0 +1,623 @@
+/*
+ * options_table.c — the one table of command-line options and what each
+ * option does: its --help line, its getopt form, the field it sets and
+ * its handler, all with pgbench's messages.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+
+#include "pgbench/diag.h"
+#include "pgbench/options_table.h"
+#include "pgbench/xalloc.h"
+
+/* ---- integers and the generic setters ------------------------------------ */
+
+/*
+ * An int in [min, max]: leading blanks and a sign as strtol takes them,
+ * trailing blanks allowed, anything else trailing rejected.  The messages
+ * name the option as "-c/--client", or "--partitions" without a letter.
+ */
+static bool
+parse_int_arg(const opt_def *def, const char *text, int min, int max, int *result)
+{
+	char		optname[64];
+	char	   *end;
+	long		value;
+	bool		out_of_int;
+
+	if (def->short_name != 0)
+		snprintf(optname, sizeof(optname), "-%c/--%s", def->short_name, def->long_name);
+	else
+		snprintf(optname, sizeof(optname), "--%s", def->long_name);
+	errno = 0;
+	value = strtol(text, &end, 10);
+	out_of_int = errno == ERANGE || value < INT_MIN || value > INT_MAX;
+	while (*end != '\0' && isspace((unsigned char) *end))
+		end++;
+	if (*end != '\0')
+	{
+		diag_error("invalid value \"%s\" for option %s", text, optname);
+		return false;
+	}
+	if (out_of_int || value < min || value > max)
+	{
+		diag_error("%s must be in range %d..%d", optname, min, max);
+		return false;
+	}
+	*result = (int) value;
+	return true;
+}
+
+/* Set def's opt_set field from arg; false after a message. */
+static bool
+set_field(pgb_options *opts, const opt_def *def, const char *arg)
+{
+	char	   *field = (char *) opts + def->set.offset;
+
+	switch (def->set.kind)
+	{
+		case OPT_SET_NOTHING:
+			break;
+		case OPT_SET_BOOL:
+			*(bool *) field = true;
+			break;
+		case OPT_SET_INT:
+			return parse_int_arg(def, arg, def->set.min, def->set.max, (int *) field);
+		case OPT_SET_STRING:
+			*(const char **) field = arg;
+			break;
+	}
+	return true;
+}
+
+int
+options_apply(opt_parse *st, const opt_def *def, const char *arg)
+{
+	if (def->mode == OPT_MODE_INIT)
+		st->initialization_option_set = true;
+	else if (def->mode == OPT_MODE_BENCH)
+		st->benchmarking_option_set = true;
+	if (!set_field(st->opts, def, arg))
+		return OPT_EXIT_FAIL;
+	return def->handler != NULL ? def->handler(st, def, arg) : OPT_CONTINUE;
+}
+
+/* Turn a helper's success flag into a parse status. */
+static int
+status_of(bool ok)
+{
+	return ok ? OPT_CONTINUE : OPT_EXIT_FAIL;
+}
+
+/* ---- random seed ---------------------------------------------------------- */
+
+/* "unrecognized ..." then its detail: random_seed_set's two-line message. */
+static void
+report_multiline_error(const char *message)
+{
+	const char *newline = strchr(message, '\n');
+
+	if (newline == NULL)
+	{
+		diag_error("%s", message);
+		return;
+	}
+	diag_error("%.*s", (int) (newline - message), message);
+	diag_detail("%s", newline + 1);
+}
+
+bool
+options_set_seed(pgb_options *opts, const char *text, const char *origin)
+{
+	char		errbuf[512];
+
+	if (!random_seed_set(&opts->seed, text, errbuf, sizeof(errbuf)))
+	{
+		report_multiline_error(errbuf);
+		diag_error("error while setting random seed from %s", origin);
+		return false;
+	}
+	/* pgbench announces an explicit seed at info level, shown without -d. */
+	if (text != NULL)
+		diag_info("setting random seed to %" PRIu64, opts->seed.seed);
+	return true;
+}
+
+/* ---- handlers: common and initialization options ------------------------- */
+
+static int
+show_help(opt_parse *st, const opt_def *def, const char *arg)
+{
+	options_print_help(st->progname);
+	return OPT_EXIT_OK;
+}
+
+static int
+show_version(opt_parse *st, const opt_def *def, const char *arg)
+{
+	puts("pgbench (PostgreSQL) " PGBENCH_VERSION);
+	return OPT_EXIT_OK;
+}
+
+static int
+handle_debug(opt_parse *st, const opt_def *def, const char *arg)
+{
+	diag_set_verbose(true);
+	return OPT_CONTINUE;
+}
+
+static int
+handle_initialize(opt_parse *st, const opt_def *def, const char *arg)
+{
+	st->is_init_mode = true;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_scale(opt_parse *st, const opt_def *def, const char *arg)
+{
+	st->opts->scale_given = true;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_init_steps(opt_parse *st, const opt_def *def, const char *steps)
+{
+	if (steps[0] == '\0')
+	{
+		diag_error("no initialization steps specified");
+		return OPT_EXIT_FAIL;
+	}
+	for (const char *p = steps; *p != '\0'; p++)
+	{
+		/* pgbench lets blanks through: they are skipped when steps run. */
+		if (*p != ' ' && strchr(ALLOWED_INIT_STEPS, *p) == NULL)
+		{
+			diag_error("unrecognized initialization step \"%c\"", *p);
+			diag_detail("Allowed step characters are: \"" ALLOWED_INIT_STEPS "\".");
+			return OPT_EXIT_FAIL;
+		}
+	}
+	free(st->init_steps);
+	st->init_steps = pgb_strdup(steps);
+	return OPT_CONTINUE;
+}
+
+static int
+handle_partition_method(opt_parse *st, const opt_def *def, const char *arg)
+{
+	if (strcasecmp(arg, "range") == 0)
+		st->opts->partition_method = PART_RANGE;
+	else if (strcasecmp(arg, "hash") == 0)
+		st->opts->partition_method = PART_HASH;
+	else
+	{
+		diag_error("invalid partition method, expecting \"range\" or \"hash\", got: \"%s\"",
+				   arg);
+		return OPT_EXIT_FAIL;
+	}
+	return OPT_CONTINUE;
+}
+
+/* ---- handlers: what to run ----------------------------------------------- */
+
+/* -b NAME: "list" prints the builtins and ends the program successfully. */
+static int
+handle_builtin(opt_parse *st, const opt_def *def, const char *arg)
+{
+	if (strcmp(arg, "list") == 0)
+	{
+		options_list_builtins();
+		return OPT_EXIT_OK;
+	}
+	return status_of(options_add_weighted_script(st->opts, arg, false));
+}
+
+static int
+handle_file(opt_parse *st, const opt_def *def, const char *arg)
+{
+	return status_of(options_add_weighted_script(st->opts, arg, true));
+}
+
+static int
+handle_skip_some_updates(opt_parse *st, const opt_def *def, const char *arg)
+{
+	return status_of(options_add_builtin(st->opts, "simple-update", 1));
+}
+
+static int
+handle_select_only(opt_parse *st, const opt_def *def, const char *arg)
+{
+	return status_of(options_add_builtin(st->opts, "select-only", 1));
+}
+
+static int
+handle_show_script(opt_parse *st, const opt_def *def, const char *arg)
+{
+	const builtin_script *builtin = options_find_builtin(arg);
+
+	if (builtin == NULL)
+		return OPT_EXIT_FAIL;
+	fprintf(stderr, "-- %s: %s\n%s\n", builtin->name, builtin->desc, builtin->script);
+	return OPT_EXIT_OK;
+}
+
+/* ---- handlers: benchmarking options --------------------------------------- */
+
+/*
+ * After -c: each client needs a socket, plus a few descriptors of our own.
+ * Unlike pgbench 15, raise the soft limit towards the hard one when that
+ * is enough; refuse up front, with pgbench's message, only when it is not.
+ */
+static int
+check_file_limit(opt_parse *st, const opt_def *def, const char *arg)
+{
+	struct rlimit limit;
+	/* pgbench computes this in wrapping int arithmetic; so do we. */
+	int			needed = (int) (unsigned int) ((unsigned int) st->opts->nclients + 3u);
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) == -1)
+	{
+		diag_error("getrlimit failed: %s", strerror(errno));
+		return OPT_EXIT_FAIL;
+	}
+	if (limit.rlim_cur >= (rlim_t) needed)
+		return OPT_CONTINUE;
+	if (needed > 0 && (limit.rlim_max == RLIM_INFINITY || limit.rlim_max >= (rlim_t) needed))
+	{
+		struct rlimit raised = {.rlim_cur = (rlim_t) needed, .rlim_max = limit.rlim_max};
+
+		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+			return OPT_CONTINUE;
+	}
+	diag_error("need at least %d open files, but system limit is %ld",
+			   needed, (long) limit.rlim_max);
+	diag_hint("Reduce number of clients, or use limit/ulimit to increase the system limit.");
+	return OPT_EXIT_FAIL;
+}
+
+static int
+handle_define(opt_parse *st, const opt_def *def, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq == NULL || eq == arg || eq[1] == '\0')
+	{
+		diag_error("invalid variable definition: \"%s\"", arg);
+		return OPT_EXIT_FAIL;
+	}
+	if (!var_name_is_valid(arg, (size_t) (eq - arg)))
+	{
+		diag_error("option: invalid variable name: \"%.*s\"", (int) (eq - arg), arg);
+		return OPT_EXIT_FAIL;
+	}
+	st->defines = pgb_realloc(st->defines, sizeof(*st->defines) * (size_t) (st->ndefines + 1));
+	st->defines[st->ndefines].slot =
+		var_symtab_intern(st->opts->scripts->symtab, arg, (size_t) (eq - arg));
+	st->defines[st->ndefines].value = eq + 1;
+	st->ndefines++;
+	return OPT_CONTINUE;
+}
+
+static const char *const query_mode_names[] = {
+	[QUERY_SIMPLE] = "simple",
+	[QUERY_EXTENDED] = "extended",
+	[QUERY_PREPARED] = "prepared",
+};
+
+static int
+handle_protocol(opt_parse *st, const opt_def *def, const char *arg)
+{
+	for (int mode = 0; mode < (int) PGB_LENGTHOF(query_mode_names); mode++)
+	{
+		if (strcmp(arg, query_mode_names[mode]) == 0)
+		{
+			st->opts->query_mode = (query_mode) mode;
+			return OPT_CONTINUE;
+		}
+	}
+	diag_error("invalid query mode (-M): \"%s\"", arg);
+	return OPT_EXIT_FAIL;
+}
+
+/* -t NUM into the 64-bit transaction count. */
+static int
+handle_transactions(opt_parse *st, const opt_def *def, const char *arg)
+{
+	int			nxacts;
+
+	if (!parse_int_arg(def, arg, 1, INT_MAX, &nxacts))
+		return OPT_EXIT_FAIL;
+	st->opts->nxacts = nxacts;
+	return OPT_CONTINUE;
+}
+
+/*
+ * pgbench converts with a plain cast, which on x86-64 gives INT64_MIN for
+ * NaN and out-of-range values ("-L nan"); make that result defined here.
+ */
+static int64_t
+usec_from_msec(double msec)
+{
+	double		usec = msec * 1000;
+
+	if (!(usec >= -9223372036854775808.0 && usec < 9223372036854775808.0))
+		return INT64_MIN;
+	return (int64_t) usec;
+}
+
+/*
+ * -L, -R and --sampling-rate are read with atof, as pgbench does: a
+ * number prefix counts and anything after it is ignored.
+ */
+static int
+handle_latency_limit(opt_parse *st, const opt_def *def, const char *arg)
+{
+	double		limit_ms = atof(arg);
+
+	if (limit_ms <= 0.0)
+	{
+		diag_error("invalid latency limit: \"%s\"", arg);
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->latency_limit_ms = limit_ms;
+	st->opts->latency_limit_us = usec_from_msec(limit_ms);
+	return OPT_CONTINUE;
+}
+
+static int
+handle_rate(opt_parse *st, const opt_def *def, const char *arg)
+{
+	double		rate = atof(arg);
+
+	if (rate <= 0.0)
+	{
+		diag_error("invalid rate limit: \"%s\"", arg);
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->rate = rate;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_sampling_rate(opt_parse *st, const opt_def *def, const char *arg)
+{
+	double		rate = atof(arg);
+
+	if (rate <= 0.0 || rate > 1.0)
+	{
+		diag_error("invalid sampling rate: \"%s\"", arg);
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->sample_rate = rate;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_max_tries(opt_parse *st, const opt_def *def, const char *arg)
+{
+	/* atoi semantics: garbage reads as 0, i.e. unlimited, as in pgbench. */
+	int			tries = (int) strtol(arg, NULL, 10);
+
+	if (tries < 0)
+	{
+		diag_error("invalid number of maximum tries: \"%s\"", arg);
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->max_tries = (uint32_t) tries;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_log_prefix(opt_parse *st, const opt_def *def, const char *arg)
+{
+	st->log_prefix_given = true;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_random_seed(opt_parse *st, const opt_def *def, const char *arg)
+{
+	return status_of(options_set_seed(st->opts, arg, "--random-seed option"));
+}
+
+/* ---- handlers: our extensions ---------------------------------------------- */
+
+static const double default_percentiles[] = {50, 90, 99, 99.9};
+
+/* --percentiles[=LIST]: numbers 0..100 separated by commas. */
+static int
+handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
+{
+	pgb_options *opts = st->opts;
+	const char *p = list;
+	int			n = 0;
+
+	if (list == NULL)
+	{
+		memcpy(opts->percentiles, default_percentiles, sizeof(default_percentiles));
+		opts->npercentiles = (int) PGB_LENGTHOF(default_percentiles);
+		return OPT_CONTINUE;
+	}
+	for (;;)
+	{
+		char	   *end;
+		double		value;
+
+		errno = 0;
+		value = strtod(p, &end);
+		/* the comparisons also refuse NaN */
+		if (end == p || errno != 0 || !(value >= 0.0 && value <= 100.0) ||
+			n == PGB_MAX_PERCENTILES)
+			break;
+		opts->percentiles[n++] = value;
+		if (*end == '\0')
+		{
+			opts->npercentiles = n;
+			return OPT_CONTINUE;
+		}
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	diag_error("invalid percentile list: \"%s\"", list);
+	return OPT_EXIT_FAIL;
+}
+
+static int
+handle_report_json(opt_parse *st, const opt_def *def, const char *file)
+{
+	if (file[0] == '\0')
+	{
+		diag_error("invalid report file name: \"\"");
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->report_json = file;
+	return OPT_CONTINUE;
+}
+
+/* ---- the table --------------------------------------------------------------- */
+
+/* Row heads: kind, short letter, long name, argument, getopt rank, mode. */
+#define SECTION(title) .kind = OPT_ROW_SECTION, .help = (title)
+#define PG(s, l, a, rank, m) \
+	.kind = OPT_ROW_GETOPT, .short_name = (s), .long_name = (l), .arg = OPT_ARG_##a, \
+	.getopt_rank = (rank), .mode = OPT_MODE_##m
+#define FIRST(s, l) .kind = OPT_ROW_FIRST, .short_name = (s), .long_name = (l), .arg = OPT_ARG_NONE
+#define OURS(l, a, m) \
+	.kind = OPT_ROW_OURS, .long_name = (l), .arg = OPT_ARG_##a, .mode = OPT_MODE_##m
+#define SEE_ALSO(s, l, a) \
+	.kind = OPT_ROW_SEE_ALSO, .short_name = (s), .long_name = (l), .arg = OPT_ARG_##a
+#define BOOL(f) .set = OPT_SET_BOOL_FIELD(f)
+#define INT(f, lo, hi) .set = OPT_SET_INT_FIELD(f, lo, hi)
+#define STRING(f) .set = OPT_SET_STRING_FIELD(f)
+
+/*
+ * In --help order.  The getopt ranks keep pgbench's long-option order,
+ * which users see in getopt's "ambiguous" lists: a new pgbench option
+ * takes the next rank.
+ */
+const opt_def options_table[] = {
+	{SECTION("Initialization options:")},
+	{PG('i', "initialize", NONE, 9, ANY), .handler = handle_initialize,
+		.help = "invokes initialization mode"},
+	{PG('I', "init-steps", REQUIRED, 10, INIT), .handler = handle_init_steps,
+		.arg_help = "[" ALLOWED_INIT_STEPS "]+ (default \"" DEFAULT_INIT_STEPS "\")",
+		.help = "run selected initialization steps"},
+	{PG('F', "fillfactor", REQUIRED, 7, INIT), INT(fillfactor, 10, 100),
+		.arg_help = "NUM", .help = "set fill factor"},
+	{PG('n', "no-vacuum", NONE, 14, ANY), BOOL(no_vacuum),
+		.help = "do not run VACUUM during initialization"},
+	{PG('q', "quiet", NONE, 18, INIT), BOOL(quiet),
+		.help = "quiet logging (one message each 5 seconds)"},
+	{PG('s', "scale", REQUIRED, 21, ANY), INT(scale, 1, INT_MAX), .handler = handle_scale,
+		.arg_help = "NUM", .help = "scaling factor"},
+	{PG(0, "foreign-keys", NONE, 35, INIT), BOOL(foreign_keys),
+		.help = "create foreign key constraints between tables"},
+	{PG(0, "index-tablespace", REQUIRED, 30, INIT), STRING(index_tablespace),
+		.arg_help = "TABLESPACE", .help = "create indexes in the specified tablespace"},
+	{PG(0, "partition-method", REQUIRED, 39, INIT), .handler = handle_partition_method,
+		.arg_help = "(range|hash)",
+		.help = "partition pgbench_accounts with this method (default: range)"},
+	{PG(0, "partitions", REQUIRED, 38, INIT), INT(partitions, 0, INT_MAX),
+		.arg_help = "NUM", .help = "partition pgbench_accounts into NUM parts (default: 0)"},
+	{PG(0, "tablespace", REQUIRED, 29, INIT), STRING(tablespace),
+		.arg_help = "TABLESPACE", .help = "create tables in the specified tablespace"},
+	{PG(0, "unlogged-tables", NONE, 28, INIT), BOOL(unlogged_tables),
+		.help = "create tables as unlogged tables"},
+
+	{SECTION("Options to select what to run:")},
+	{PG('b', "builtin", REQUIRED, 1, BENCH), .handler = handle_builtin,
+		.arg_help = "NAME[@W]",
+		.help = "add builtin script NAME weighted at W (default: 1)\n"
+			"(use \"-b list\" to list available scripts)"},
+	{PG('f', "file", REQUIRED, 6, BENCH), .handler = handle_file,
+		.arg_help = "FILENAME[@W]", .help = "add script FILENAME weighted at W (default: 1)"},
+	{PG('N', "skip-some-updates", NONE, 23, BENCH), .handler = handle_skip_some_updates,
+		.help = "skip updates of pgbench_tellers and pgbench_branches\n"
+			"(same as \"-b simple-update\")"},
+	{PG('S', "select-only", NONE, 22, BENCH), .handler = handle_select_only,
+		.help = "perform SELECT-only transactions\n(same as \"-b select-only\")"},
+
+	{SECTION("Benchmarking options:")},
+	{PG('c', "client", REQUIRED, 2, BENCH), INT(nclients, 1, INT_MAX),
+		.handler = check_file_limit,
+		.arg_help = "NUM", .help = "number of concurrent database clients (default: 1)"},
+	{PG('C', "connect", NONE, 3, BENCH), BOOL(connect_each),
+		.help = "establish new connection for each transaction"},
+	{PG('D', "define", REQUIRED, 5, BENCH), .handler = handle_define,
+		.arg_help = "VARNAME=VALUE", .help = "define variable for use by custom script"},
+	{PG('j', "jobs", REQUIRED, 11, BENCH), INT(nthreads, 1, INT_MAX),
+		.arg_help = "NUM", .help = "number of threads (default: 1)"},
+	{PG('l', "log", NONE, 12, BENCH), BOOL(use_log),
+		.help = "write transaction times to log file"},
+	{PG('L', "latency-limit", REQUIRED, 13, BENCH), .handler = handle_latency_limit,
+		.arg_help = "NUM", .help = "count transactions lasting more than NUM ms as late"},
+	{PG('M', "protocol", REQUIRED, 17, BENCH), .handler = handle_protocol,
+		.arg_help = "simple|extended|prepared",
+		.help = "protocol for submitting queries (default: simple)"},
+	{SEE_ALSO('n', "no-vacuum", NONE), .help = "do not run VACUUM before tests"},
+	{PG('P', "progress", REQUIRED, 16, BENCH), INT(progress_sec, 1, INT_MAX),
+		.arg_help = "NUM", .help = "show thread progress report every NUM seconds"},
+	{PG('r', "report-per-command", NONE, 19, BENCH), BOOL(report_per_command),
+		.help = "report latencies, failures, and retries per command"},
+	{PG('R', "rate", REQUIRED, 20, BENCH), .handler = handle_rate,
+		.arg_help = "NUM", .help = "target rate in transactions per second"},
+	{SEE_ALSO('s', "scale", REQUIRED), .arg_help = "NUM",
+		.help = "report this scale factor in output"},
+	{PG('t', "transactions", REQUIRED, 25, BENCH), .handler = handle_transactions,
+		.arg_help = "NUM", .help = "number of transactions each client runs (default: 10)"},
+	{PG('T', "time", REQUIRED, 24, BENCH), INT(duration, 1, INT_MAX),
+		.arg_help = "NUM", .help = "duration of benchmark test in seconds"},
+	{PG('v', "vacuum-all", NONE, 27, BENCH), BOOL(vacuum_all),
+		.help = "vacuum all four standard tables before tests"},
+	{PG(0, "aggregate-interval", REQUIRED, 32, BENCH), INT(aggregate_interval, 1, INT_MAX),
+		.arg_help = "NUM", .help = "aggregate data over NUM seconds"},
+	{PG(0, "exit-on-abort", NONE, 43, BENCH), BOOL(exit_on_abort),
+		.help = "exit when any client is aborted"},
+	{PG(0, "failures-detailed", NONE, 40, BENCH), BOOL(failures_detailed),
+		.help = "report the failures grouped by basic types"},
+	{PG(0, "log-prefix", REQUIRED, 34, BENCH), STRING(log_prefix), .handler = handle_log_prefix,
+		.arg_help = "PREFIX",
+		.help = "prefix for transaction time log file\n(default: \"" DEFAULT_LOG_PREFIX "\")"},
+	{PG(0, "max-tries", REQUIRED, 41, BENCH), .handler = handle_max_tries,
+		.arg_help = "NUM", .help = "max number of tries to run transaction (default: 1)"},
+	{PG(0, "progress-timestamp", NONE, 33, BENCH), BOOL(progress_timestamp),
+		.help = "use Unix epoch timestamps for progress"},
+	{PG(0, "random-seed", REQUIRED, 36, BENCH), .handler = handle_random_seed,
+		.arg_help = "SEED", .help = "set random seed (\"time\", \"rand\", integer)"},
+	{PG(0, "sampling-rate", REQUIRED, 31, BENCH), .handler = handle_sampling_rate,
+		.arg_help = "NUM", .help = "fraction of transactions to log (e.g., 0.01 for 1%)"},
+	{PG(0, "show-script", REQUIRED, 37, ANY), .handler = handle_show_script,
+		.arg_help = "NAME", .help = "show builtin script code, then exit"},
+	{PG(0, "verbose-errors", NONE, 42, BENCH), BOOL(verbose_errors),
+		.help = "print messages of all errors"},
+
+	{SECTION("Common options:")},
+	{PG('d', "debug", NONE, 4, ANY), BOOL(debug), .handler = handle_debug,
+		.help = "print debugging output"},
+	{PG('h', "host", REQUIRED, 8, ANY), STRING(host),
+		.arg_help = "HOSTNAME", .help = "database server host or socket directory"},
+	{PG('p', "port", REQUIRED, 15, ANY), STRING(port),
+		.arg_help = "PORT", .help = "database server port number"},
+	{PG('U', "username", REQUIRED, 26, ANY), STRING(username),
+		.arg_help = "USERNAME", .help = "connect as specified database user"},
+	{FIRST('V', "version"), .handler = show_version,
+		.help = "output version information, then exit"},
+	{FIRST('?', "help"), .handler = show_help, .help = "show this help, then exit"},
+
+	{SECTION("Options of this pgbench (not in PostgreSQL's):")},
+	{OURS("percentiles", OPTIONAL, BENCH), .handler = handle_percentiles,
+		.arg_help = "LIST",
+		.help = "latency percentiles to report (default: 50,90,99,99.9)"},
+	{OURS("report-json", REQUIRED, BENCH), .handler = handle_report_json,
+		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
+};
+
+const int	options_table_size = (int) PGB_LENGTHOF(options_table);
