@@ -16,8 +16,10 @@
 #include "pgbench/client.h"
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
+#include "pgbench/figures.h"
 #include "pgbench/progress.h"
 #include "pgbench/report.h"
+#include "pgbench/runconf.h"
 #include "pgbench/thread.h"
 
 #define SQLSTATE_UNDEFINED_TABLE "42P01"
@@ -30,10 +32,22 @@ typedef struct table_info
 	int			partitions;
 } table_info;
 
+/* A worker started under -P: it leaves the progress gate when done. */
+typedef struct worker_start
+{
+	worker	   *w;
+	progress_gate *gate;
+} worker_start;
+
 /* Everything a run allocates, released in one place. */
 typedef struct bench_state
 {
 	run_context *ctx;
+	run_config	cfg;			/* the run's settings, as report and progress read them */
+	progress_gate gate;			/* -P: the timer waits for the workers on it */
+	bool		gate_ready;
+	worker_start *starts;		/* -P: one per worker */
+	progress_source *sources;	/* -P: one per worker */
 	client	   *clients;
 	int			nclients_ready; /* clients initialized, to free */
 	worker	   *workers;
@@ -359,6 +373,46 @@ init_context(run_context *ctx, const pgb_options *opts)
 	return build_command_tables(ctx);
 }
 
+/* The run_config the report and progress units read, from the context. */
+static void
+fill_run_config(run_config *cfg, const run_context *ctx)
+{
+	const pgb_options *opts = ctx->opts;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->scripts = ctx->scripts;
+	cfg->defines = &opts->defines;
+	cfg->query_mode = opts->query_mode;
+	memcpy(cfg->script_offset, ctx->script_offset, sizeof(cfg->script_offset));
+	cfg->total_commands = ctx->total_commands;
+	cfg->prepared_names = ctx->prepared_names;
+	cfg->params = ctx->params;
+	cfg->nclients = ctx->nclients;
+	cfg->nthreads = ctx->nthreads;
+	cfg->connect_each = opts->connect_each;
+	cfg->nxacts = opts->nxacts;
+	cfg->duration = opts->duration;
+	cfg->rate = opts->rate;
+	cfg->throttle_delay = ctx->throttle_delay;
+	cfg->latency_limit = ctx->latency_limit;
+	cfg->latency_limit_ms = opts->latency_limit_ms;
+	cfg->retry = ctx->retry;
+	cfg->exit_on_abort = opts->exit_on_abort;
+	cfg->latency_measured = ctx->detailed;
+	cfg->per_script_stats = ctx->per_script_stats;
+	cfg->per_command = ctx->per_command;
+	cfg->keep_hist = ctx->keep_hist;
+	cfg->failures_detailed = opts->failures_detailed;
+	cfg->debug = opts->debug;
+	cfg->progress_sec = opts->progress_sec;
+	cfg->progress_timestamp = opts->progress_timestamp;
+	cfg->log_enabled = opts->use_log;
+	cfg->log_cfg = ctx->log_cfg;
+	cfg->npercentiles = opts->npercentiles;
+	memcpy(cfg->percentiles, opts->percentiles, sizeof(cfg->percentiles));
+	cfg->report_json = opts->report_json;
+}
+
 static void
 free_context(run_context *ctx)
 {
@@ -477,6 +531,10 @@ free_state(bench_state *bs)
 		pthread_cond_destroy(&bs->ctx->done_cond);
 		pthread_mutex_destroy(&bs->ctx->done_lock);
 	}
+	if (bs->gate_ready)
+		progress_gate_destroy(&bs->gate);
+	free(bs->starts);
+	free(bs->sources);
 	if (bs->json_out != NULL)
 		fclose(bs->json_out);
 	free_context(bs->ctx);
@@ -497,6 +555,40 @@ init_monotonic_cond(pthread_cond_t *cond)
 		pthread_cond_init(cond, &attr) == 0;
 	pthread_condattr_destroy(&attr);
 	return ok;
+}
+
+/* The thread body under -P: the worker, then leave the progress gate. */
+static void *
+worker_with_gate(void *arg)
+{
+	worker_start *start = arg;
+
+	worker_main(start->w);
+	progress_gate_leave(start->gate);
+	return NULL;
+}
+
+/* -P: the gate, and what the timer reads of each worker. */
+static bool
+init_progress(bench_state *bs)
+{
+	run_context *ctx = bs->ctx;
+
+	bs->starts = calloc((size_t) ctx->nthreads, sizeof(worker_start));
+	bs->sources = calloc((size_t) ctx->nthreads, sizeof(progress_source));
+	if (bs->starts == NULL || bs->sources == NULL ||
+		!progress_gate_init(&bs->gate, ctx->nthreads))
+		return false;
+	bs->gate_ready = true;
+	for (int i = 0; i < ctx->nthreads; i++)
+	{
+		bs->starts[i] = (worker_start) {.w = &bs->workers[i], .gate = &bs->gate};
+		bs->sources[i] = (progress_source) {
+			.slot = &bs->workers[i].progress,
+			.latency_hist = bs->workers[i].stats.latency_hist,
+		};
+	}
+	return true;
 }
 
 /*
@@ -524,6 +616,11 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	bs->sync_ready = true;
 	ctx->workers_running = ctx->nthreads;
+	if (ctx->opts->progress_sec > 0 && !init_progress(bs))
+	{
+		diag_error("could not initialize thread synchronization");
+		return false;
+	}
 
 	*start_time = pgb_time_now();
 	if (ctx->opts->duration > 0)
@@ -543,7 +640,11 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		worker	   *w = &bs->workers[i];
 
 		w->create_time = pgb_time_now();
-		if ((err = pthread_create(&w->handle, NULL, worker_main, w)) != 0)
+		if (bs->starts != NULL)
+			err = pthread_create(&w->handle, NULL, worker_with_gate, &bs->starts[i]);
+		else
+			err = pthread_create(&w->handle, NULL, worker_main, w);
+		if (err != 0)
 		{
 			/* the barrier can never fill: nothing to do but leave */
 			diag_error("could not create thread: %s", strerror(err));
@@ -551,7 +652,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		}
 	}
 	if (ctx->opts->progress_sec > 0)
-		progress_run(ctx, bs->workers, *start_time);
+		progress_run(&bs->cfg, bs->sources, ctx->nthreads, &bs->gate, *start_time);
 	else
 	{
 		bs->workers[0].create_time = pgb_time_now();
@@ -584,13 +685,13 @@ report_log_errors(const bench_state *bs)
 
 /* --report-json: the document, or an error message (exit code 2). */
 static bool
-write_json(bench_state *bs, const report_input *in)
+write_json(bench_state *bs, const report_figures *f)
 {
 	bool		ok;
 
 	if (bs->json_out == NULL)
 		return true;
-	ok = report_json_write(bs->json_out, in);
+	ok = report_json_write(bs->json_out, f);
 	if (fclose(bs->json_out) != 0)
 		ok = false;
 	bs->json_out = NULL;
@@ -608,6 +709,7 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	pg_time_usec_t bench_start = 0;
 	int			exit_code = 0;
 	report_input in;
+	report_figures figures;
 
 	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands) ||
 		(ctx->keep_hist && !stats_run_enable_hist(&total, ctx->per_script_stats)))
@@ -629,25 +731,26 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	}
 
 	memset(&in, 0, sizeof(in));
-	in.opts = ctx->opts;
-	in.scripts = ctx->scripts;
-	in.script_offset = ctx->script_offset;
-	in.nclients = ctx->nclients;
-	in.nthreads = ctx->nthreads;
+	in.cfg = &bs->cfg;
 	in.scale = info->scale;
 	in.partition_method = info->method;
 	in.partitions = info->partitions;
-	in.throttle_delay = ctx->throttle_delay;
-	in.per_script_stats = ctx->per_script_stats;
 	in.stats = &total;
 	in.bench_duration = pgb_time_now() - bench_start;
 	in.conn_elapsed = bench_start - start_time;
 	in.server_version = bs->server_version;
 	in.aborted = exit_code != 0;
-	report_print(stdout, &in);
+	if (!figures_compute(&in, &figures))
+	{
+		stats_run_free(&total);
+		diag_error("out of memory");
+		return 1;
+	}
+	report_print(stdout, &figures);
 	fflush(stdout);
-	if (!write_json(bs, &in))
+	if (!write_json(bs, &figures))
 		exit_code = 2;
+	figures_free(&figures);
 	stats_run_free(&total);
 
 	if (report_log_errors(bs))
@@ -673,6 +776,7 @@ bench_run(const pgb_options *opts)
 		diag_error("out of memory");
 		goto done;
 	}
+	fill_run_config(&bs.cfg, bs.ctx);
 	if (!setup_database(&bs, &seed, &info))
 		goto done;
 	if (!init_workers(&bs, &seed))
