@@ -149,8 +149,8 @@ struct report_figures
 /*
  * Compute every figure of the final report from in (merged statistics,
  * settings, durations) into f.  Returns false when out of memory (f is
- * then freeable and holds no arrays).  Not thread-safe only in that f is
- * written: in is only read.
+ * then freeable and holds no arrays).  Only reads in and only writes f:
+ * any thread, after the statistics are merged.
  */
 bool		figures_compute(const report_input *in, report_figures *f);
 

@@ -129,9 +129,10 @@ void		progress_gate_destroy(progress_gate *gate);
 
 /*
  * The timer: from origin, every cfg->progress_sec seconds, sum the
- * sources' slots (and, for --percentiles, when every source has a
- * histogram, their counters) and print a line on stderr, until no worker
- * runs any more (gate).  Run by the main thread while the workers run.
+ * sources' slots (and, for --percentiles, their histograms' counters,
+ * when the sources keep histograms) and print a line on stderr, until no
+ * worker runs any more (gate).  Run by the main thread while the workers
+ * run.
  */
 void		progress_run(const run_config *cfg, const progress_source *sources,
 						 int nsources, progress_gate *gate, pg_time_usec_t origin);
