@@ -42,7 +42,10 @@ typedef struct bench_state
 	worker	   *workers;
 	int			nworkers_ready; /* workers prepared, to clean up */
 	bool		barrier_ready;
-	bool		sync_ready;		/* done_lock and done_cond initialized */
+	bool		sync_ready;		/* launch_lock and launch_cond initialized */
+	progress_gate gate;			/* -P: the timer waits for the workers on it */
+	bool		gate_ready;
+	progress_source *sources;	/* -P: what the timer reads of each worker */
 	char		server_version[64]; /* as the banner shows it */
 	FILE	   *json_out;		/* --report-json, opened before the run */
 } bench_state;
@@ -393,9 +396,12 @@ free_state(bench_state *bs)
 		pthread_barrier_destroy(&bs->shared.barrier);
 	if (bs->sync_ready)
 	{
-		pthread_cond_destroy(&bs->shared.done_cond);
-		pthread_mutex_destroy(&bs->shared.done_lock);
+		pthread_cond_destroy(&bs->shared.launch_cond);
+		pthread_mutex_destroy(&bs->shared.launch_lock);
 	}
+	if (bs->gate_ready)
+		progress_gate_destroy(&bs->gate);
+	free(bs->sources);
 	if (bs->json_out != NULL)
 		fclose(bs->json_out);
 	if (bs->shared.stop_fd >= 0)
@@ -406,29 +412,33 @@ free_state(bench_state *bs)
 
 /* ---- the run and after -------------------------------------------------- */
 
-/* A condition variable whose timed waits use pgb_time_now's clock. */
+/* -P: the gate the timer waits on, and what it reads of each worker. */
 static bool
-init_monotonic_cond(pthread_cond_t *cond)
+init_progress(bench_state *bs)
 {
-	pthread_condattr_t attr;
-	bool		ok;
+	int			n = bs->cfg.nthreads;
 
-	if (pthread_condattr_init(&attr) != 0)
+	bs->sources = calloc((size_t) n, sizeof(progress_source));
+	if (bs->sources == NULL || !progress_gate_init(&bs->gate, n))
 		return false;
-	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
-		pthread_cond_init(cond, &attr) == 0;
-	pthread_condattr_destroy(&attr);
-	return ok;
+	bs->gate_ready = true;
+	bs->shared.gate = &bs->gate;
+	for (int i = 0; i < n; i++)
+		bs->sources[i] = (progress_source) {
+			.slot = &bs->workers[i].progress,
+			.latency_hist = bs->workers[i].stats.latency_hist,
+		};
+	return true;
 }
 
 /* Open the launch gate the workers wait at: 1 go, -1 the run is off. */
 static void
 launch_workers(run_shared *sh, int launch)
 {
-	pthread_mutex_lock(&sh->done_lock);
+	pthread_mutex_lock(&sh->launch_lock);
 	sh->launch = launch;
-	pthread_cond_broadcast(&sh->done_cond);
-	pthread_mutex_unlock(&sh->done_lock);
+	pthread_cond_broadcast(&sh->launch_cond);
+	pthread_mutex_unlock(&sh->launch_lock);
 }
 
 /*
@@ -449,14 +459,18 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		return false;
 	}
 	bs->barrier_ready = true;
-	if (pthread_mutex_init(&sh->done_lock, NULL) != 0 ||
-		!init_monotonic_cond(&sh->done_cond))
+	if (pthread_mutex_init(&sh->launch_lock, NULL) != 0 ||
+		pthread_cond_init(&sh->launch_cond, NULL) != 0)
 	{
 		diag_error("could not initialize thread synchronization");
 		return false;
 	}
 	bs->sync_ready = true;
-	sh->workers_running = ctx->nthreads;
+	if (ctx->progress_sec > 0 && !init_progress(bs))
+	{
+		diag_error("out of memory");
+		return false;
+	}
 
 	*start_time = pgb_time_now();
 	if (ctx->duration > 0)
@@ -488,7 +502,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	launch_workers(sh, 1);
 	if (ctx->progress_sec > 0)
-		progress_run(ctx, sh, bs->workers, *start_time);
+		progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
 	else
 	{
 		bs->workers[0].create_time = pgb_time_now();
@@ -521,7 +535,7 @@ report_log_errors(const bench_state *bs)
 
 /* --report-json: the document, or an error message (exit code 2). */
 static bool
-write_json(bench_state *bs, const report_input *in)
+write_json(bench_state *bs, const report_figures *in)
 {
 	bool		ok;
 
@@ -545,6 +559,7 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	pg_time_usec_t bench_start = 0;
 	int			exit_code = 0;
 	report_input in;
+	report_figures figures;
 
 	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands) ||
 		(ctx->keep_hist && !stats_run_enable_hist(&total, ctx->per_script_stats)))
@@ -566,25 +581,26 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	}
 
 	memset(&in, 0, sizeof(in));
-	in.opts = bs->opts;
-	in.scripts = ctx->scripts;
-	in.script_offset = ctx->script_offset;
-	in.nclients = ctx->nclients;
-	in.nthreads = ctx->nthreads;
+	in.cfg = ctx;
 	in.scale = info->scale;
 	in.partition_method = info->method;
 	in.partitions = info->partitions;
-	in.throttle_delay = ctx->throttle_delay;
-	in.per_script_stats = ctx->per_script_stats;
 	in.stats = &total;
 	in.bench_duration = pgb_time_now() - bench_start;
 	in.conn_elapsed = bench_start - start_time;
 	in.server_version = bs->server_version;
 	in.aborted = exit_code != 0;
-	report_print(stdout, &in);
+	if (!figures_compute(&in, &figures))
+	{
+		stats_run_free(&total);
+		diag_error("out of memory");
+		return 1;
+	}
+	report_print(stdout, &figures);
 	fflush(stdout);
-	if (!write_json(bs, &in))
+	if (!write_json(bs, &figures))
 		exit_code = 2;
+	figures_free(&figures);
 	stats_run_free(&total);
 
 	if (report_log_errors(bs))

@@ -3,8 +3,6 @@
  * totals in, the line format, and the main thread's timer that sums the
  * slots on an absolute schedule.
  */
-#include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,7 +11,6 @@
 
 #include "pgbench/progress.h"
 #include "pgbench/report.h"
-#include "pgbench/thread.h"
 
 #define USEC_PER_SEC INT64_C(1000000)
 
@@ -26,16 +23,12 @@ void
 progress_slot_init(progress_slot *slot)
 {
 	atomic_init(&slot->seq, 0);
-	atomic_init(&slot->cnt, 0);
-	atomic_init(&slot->skipped, 0);
-	atomic_init(&slot->retried, 0);
-	atomic_init(&slot->retries, 0);
-	atomic_init(&slot->serialization_failures, 0);
-	atomic_init(&slot->deadlock_failures, 0);
-	atomic_init(&slot->other_failures, 0);
-	atomic_init(&slot->latency_sum, 0.0);
-	atomic_init(&slot->latency_sum2, 0.0);
-	atomic_init(&slot->lag_sum, 0.0);
+#define INIT_COUNTER(field, json_name, kind) atomic_init(&slot->field, 0);
+	STATS_COUNTERS(INIT_COUNTER)
+#undef INIT_COUNTER
+#define INIT_SUM(name, member) atomic_init(&slot->name, 0.0);
+	STATS_SUMS(INIT_SUM)
+#undef INIT_SUM
 }
 
 /*
@@ -50,16 +43,12 @@ progress_publish(progress_slot *slot, const stats_data *total)
 
 	atomic_store_explicit(&slot->seq, seq + 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	STORE(cnt, total->cnt);
-	STORE(skipped, total->skipped);
-	STORE(retried, total->retried);
-	STORE(retries, total->retries);
-	STORE(serialization_failures, total->serialization_failures);
-	STORE(deadlock_failures, total->deadlock_failures);
-	STORE(other_failures, total->other_failures);
-	STORE(latency_sum, total->latency.sum);
-	STORE(latency_sum2, total->latency.sum2);
-	STORE(lag_sum, total->lag.sum);
+#define STORE_COUNTER(field, json_name, kind) STORE(field, total->field);
+	STATS_COUNTERS(STORE_COUNTER)
+#undef STORE_COUNTER
+#define STORE_SUM(name, member) STORE(name, total->member);
+	STATS_SUMS(STORE_SUM)
+#undef STORE_SUM
 	atomic_store_explicit(&slot->seq, seq + 2, memory_order_release);
 }
 
@@ -79,30 +68,22 @@ progress_collect(progress_slot *slot, stats_data *acc)
 	do
 	{
 		before = atomic_load_explicit(&slot->seq, memory_order_acquire);
-		copy.cnt = LOAD(cnt);
-		copy.skipped = LOAD(skipped);
-		copy.retried = LOAD(retried);
-		copy.retries = LOAD(retries);
-		copy.serialization_failures = LOAD(serialization_failures);
-		copy.deadlock_failures = LOAD(deadlock_failures);
-		copy.other_failures = LOAD(other_failures);
-		copy.latency.sum = LOAD(latency_sum);
-		copy.latency.sum2 = LOAD(latency_sum2);
-		copy.lag.sum = LOAD(lag_sum);
+#define LOAD_COUNTER(field, json_name, kind) copy.field = LOAD(field);
+		STATS_COUNTERS(LOAD_COUNTER)
+#undef LOAD_COUNTER
+#define LOAD_SUM(name, member) copy.member = LOAD(name);
+		STATS_SUMS(LOAD_SUM)
+#undef LOAD_SUM
 		atomic_thread_fence(memory_order_acquire);
 		after = atomic_load_explicit(&slot->seq, memory_order_relaxed);
 	} while ((before & 1) != 0 || before != after);
 
-	acc->cnt += copy.cnt;
-	acc->skipped += copy.skipped;
-	acc->retried += copy.retried;
-	acc->retries += copy.retries;
-	acc->serialization_failures += copy.serialization_failures;
-	acc->deadlock_failures += copy.deadlock_failures;
-	acc->other_failures += copy.other_failures;
-	acc->latency.sum += copy.latency.sum;
-	acc->latency.sum2 += copy.latency.sum2;
-	acc->lag.sum += copy.lag.sum;
+#define ADD_COUNTER(field, json_name, kind) acc->field += copy.field;
+	STATS_COUNTERS(ADD_COUNTER)
+#undef ADD_COUNTER
+#define ADD_SUM(name, member) acc->member += copy.member;
+	STATS_SUMS(ADD_SUM)
+#undef ADD_SUM
 }
 
 #undef STORE
@@ -133,7 +114,7 @@ append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 /* ", p50/p90/p99 A/B/C ms" */
 static void
 append_percentiles(char *buf, size_t len, size_t *pos, const progress_format *fmt,
-				   const int64_t *pct_us)
+				   const interval_figures *iv)
 {
 	char		num[64];
 
@@ -142,57 +123,94 @@ append_percentiles(char *buf, size_t len, size_t *pos, const progress_format *fm
 		append(buf, len, pos, "%sp%g", i > 0 ? "/" : "", fmt->percentiles[i]);
 	for (int i = 0; i < fmt->npercentiles; i++)
 		append(buf, len, pos, "%c%s", i > 0 ? '/' : ' ',
-			   report_num(num, sizeof(num), "%.3f", 0.001 * (double) pct_us[i]));
+			   report_num(num, sizeof(num), "%.3f", iv->percentile_ms[i]));
 	append(buf, len, pos, " ms");
+}
+
+progress_format
+progress_format_of(const run_config *cfg)
+{
+	return (progress_format) {
+		.timestamp = cfg->progress_timestamp,
+		.throttled = cfg->throttle_delay > 0,
+		.latency_limit = cfg->latency_limit > 0,
+		.retries = cfg->retry.max_tries != 1,
+		.npercentiles = cfg->npercentiles,
+		.percentiles = cfg->percentiles,
+	};
 }
 
 size_t
 progress_format_line(char *buf, size_t len, const progress_format *fmt,
-					 const stats_data *cur, const stats_data *last,
-					 pg_time_usec_t run_us, double when, const int64_t *pct_us)
+					 const interval_figures *iv, double when)
 {
-	int64_t		cnt = cur->cnt - last->cnt;
-	double		tps = 1000000.0 * (double) cnt / (double) run_us;
-	double		latency = 0.0,
-				stddev = 0.0,
-				lag = 0.0;
 	char		n1[64],
 				n2[64],
 				n3[64],
 				n4[64];
 	size_t		pos = 0;
 
-	/* as pgbench: means over the successful transactions of the interval */
-	if (cnt > 0)
-	{
-		double		sqlat;
-
-		latency = 0.001 * (cur->latency.sum - last->latency.sum) / (double) cnt;
-		sqlat = (cur->latency.sum2 - last->latency.sum2) / (double) cnt;
-		stddev = 0.001 * sqrt(sqlat - 1000000.0 * latency * latency);
-		lag = 0.001 * (cur->lag.sum - last->lag.sum) / (double) cnt;
-	}
-
 	buf[0] = '\0';
 	append(buf, len, &pos, "progress: %s s, %s tps, lat %s ms stddev %s, %" PRId64 " failed",
 		   report_num(n1, sizeof(n1), fmt->timestamp ? "%.3f" : "%.1f", when),
-		   report_num(n2, sizeof(n2), "%.1f", tps),
-		   report_num(n3, sizeof(n3), "%.3f", latency),
-		   report_num(n4, sizeof(n4), "%.3f", stddev),
-		   stats_data_failures(cur) - stats_data_failures(last));
+		   report_num(n2, sizeof(n2), "%.1f", iv->tps),
+		   report_num(n3, sizeof(n3), "%.3f", iv->latency_ms),
+		   report_num(n4, sizeof(n4), "%.3f", iv->stddev_ms),
+		   iv->failed);
 	if (fmt->throttled)
 	{
-		append(buf, len, &pos, ", lag %s ms", report_num(n1, sizeof(n1), "%.3f", lag));
+		append(buf, len, &pos, ", lag %s ms", report_num(n1, sizeof(n1), "%.3f", iv->lag_ms));
 		if (fmt->latency_limit)
-			append(buf, len, &pos, ", %" PRId64 " skipped", cur->skipped - last->skipped);
+			append(buf, len, &pos, ", %" PRId64 " skipped", iv->delta.skipped);
 	}
 	if (fmt->retries)
 		append(buf, len, &pos, ", %" PRId64 " retried, %" PRId64 " retries",
-			   cur->retried - last->retried, cur->retries - last->retries);
-	if (fmt->npercentiles > 0 && pct_us != NULL)
-		append_percentiles(buf, len, &pos, fmt, pct_us);
+			   iv->delta.retried, iv->delta.retries);
+	if (fmt->npercentiles > 0 && iv->has_percentiles)
+		append_percentiles(buf, len, &pos, fmt, iv);
 	append(buf, len, &pos, "\n");
 	return pos;
+}
+
+/* ---- the gate ----------------------------------------------------------- */
+
+bool
+progress_gate_init(progress_gate *gate, int nworkers)
+{
+	pthread_condattr_t attr;
+	bool		ok;
+
+	gate->running = nworkers;
+	if (pthread_mutex_init(&gate->lock, NULL) != 0)
+		return false;
+	if (pthread_condattr_init(&attr) != 0)
+	{
+		pthread_mutex_destroy(&gate->lock);
+		return false;
+	}
+	/* the timer's deadlines are pgb_time_now values */
+	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+		pthread_cond_init(&gate->cond, &attr) == 0;
+	pthread_condattr_destroy(&attr);
+	if (!ok)
+		pthread_mutex_destroy(&gate->lock);
+	return ok;
+}
+
+void
+progress_gate_leave(progress_gate *gate)
+{
+	pthread_mutex_lock(&gate->lock);
+	gate->running--;
+	pthread_cond_signal(&gate->cond);
+	pthread_mutex_unlock(&gate->lock);
+}
+
+void
+progress_gate_destroy(progress_gate *gate)
+{
+	pthread_cond_destroy(&gate->cond);
+	pthread_mutex_destroy(&gate->lock);
 }
 
 /* ---- the timer ---------------------------------------------------------- */
@@ -200,40 +218,35 @@ progress_format_line(char *buf, size_t len, const progress_format *fmt,
 /* What the timer keeps from one report to the next. */
 typedef struct progress_state
 {
-	const run_config *cfg;
-	worker	   *workers;
+	const progress_source *sources;
+	int			nsources;
 	progress_format fmt;
 	pg_time_usec_t origin;		/* "0.0 s" */
 	pg_time_usec_t last_report;
 	stats_data	last;			/* totals at the last report */
 	bool		with_hist;		/* interval percentiles */
-	hist		hist_now;		/* all workers' counters at this report */
+	hist		hist_now;		/* all sources' counters at this report */
 	hist		hist_last;		/* ... at the previous one */
 	hist		hist_interval;	/* the difference */
-	int64_t		pct_us[PGB_MAX_PERCENTILES];
 } progress_state;
 
 static bool
-state_init(progress_state *ps, const run_config *cfg, worker *workers, pg_time_usec_t origin)
+state_init(progress_state *ps, const run_config *cfg, const progress_source *sources,
+		   int nsources, pg_time_usec_t origin)
 {
-	const run_config *opts = cfg;
+	const hist *first = nsources > 0 ? sources[0].latency_hist : NULL;
 
 	memset(ps, 0, sizeof(*ps));
-	ps->cfg = cfg;
-	ps->workers = workers;
+	ps->sources = sources;
+	ps->nsources = nsources;
 	ps->origin = origin;
 	ps->last_report = origin;
-	ps->fmt.timestamp = opts->progress_timestamp;
-	ps->fmt.throttled = cfg->throttle_delay > 0;
-	ps->fmt.latency_limit = cfg->latency_limit > 0;
-	ps->fmt.retries = cfg->retry.max_tries != 1;
-	ps->fmt.npercentiles = opts->npercentiles;
-	ps->fmt.percentiles = opts->percentiles;
-	ps->with_hist = opts->npercentiles > 0 && workers[0].stats.latency_hist != NULL;
+	ps->fmt = progress_format_of(cfg);
+	ps->with_hist = cfg->npercentiles > 0 && first != NULL;
 	if (ps->with_hist &&
-		!(hist_init(&ps->hist_now, workers[0].stats.latency_hist->highest) &&
-		  hist_init(&ps->hist_last, workers[0].stats.latency_hist->highest) &&
-		  hist_init(&ps->hist_interval, workers[0].stats.latency_hist->highest)))
+		!(hist_init(&ps->hist_now, first->highest) &&
+		  hist_init(&ps->hist_last, first->highest) &&
+		  hist_init(&ps->hist_interval, first->highest)))
 		return false;
 	return true;
 }
@@ -247,11 +260,12 @@ state_free(progress_state *ps)
 }
 
 /*
- * The interval's percentiles: every worker's bucket counters (relaxed
- * loads, see hist_add_shared) summed, minus the sums at the last report.
+ * The interval's latencies: every source's bucket counters (relaxed
+ * loads, see hist_add_shared) summed, minus the sums at the last report,
+ * into hist_interval.
  */
-static void
-interval_percentiles(progress_state *ps)
+static const hist *
+interval_hist(progress_state *ps)
 {
 	hist	   *now = &ps->hist_now;
 	hist	   *ival = &ps->hist_interval;
@@ -260,11 +274,11 @@ interval_percentiles(progress_state *ps)
 				last = -1;
 
 	hist_reset(now);
-	for (int t = 0; t < ps->cfg->nthreads; t++)
+	for (int t = 0; t < ps->nsources; t++)
 	{
-		const hist *h = ps->workers[t].stats.latency_hist;
+		const hist *h = ps->sources[t].latency_hist;
 
-		for (int b = 0; b < now->nbuckets; b++)
+		for (int b = 0; h != NULL && b < now->nbuckets; b++)
 			now->counts[b] += __atomic_load_n(&h->counts[b], __ATOMIC_RELAXED);
 	}
 
@@ -287,32 +301,32 @@ interval_percentiles(progress_state *ps)
 		ival->min = hist_bucket_lowest(first);
 		ival->max = hist_bucket_highest(last);
 	}
-	for (int i = 0; i < ps->fmt.npercentiles; i++)
-		ps->pct_us[i] = hist_value_at_percentile(ival, ps->fmt.percentiles[i]);
 
 	swap = ps->hist_last;
 	ps->hist_last = *now;
 	*now = swap;
+	return ival;
 }
 
 static void
 print_report(progress_state *ps, pg_time_usec_t now)
 {
 	stats_data	cur;
+	interval_figures iv;
 	char		line[1024];
 	double		when;
 
 	memset(&cur, 0, sizeof(cur));
-	for (int t = 0; t < ps->cfg->nthreads; t++)
-		progress_collect(&ps->workers[t].progress, &cur);
+	for (int t = 0; t < ps->nsources; t++)
+		progress_collect(ps->sources[t].slot, &cur);
+	figures_interval(&cur, &ps->last, now - ps->last_report, &iv);
 	if (ps->with_hist)
-		interval_percentiles(ps);
+		figures_interval_percentiles(&iv, interval_hist(ps), ps->fmt.npercentiles,
+									 ps->fmt.percentiles);
 
 	when = ps->fmt.timestamp ? (double) pgb_time_to_epoch(now) / USEC_PER_SEC
 		: (double) (now - ps->origin) / USEC_PER_SEC;
-	progress_format_line(line, sizeof(line), &ps->fmt, &cur, &ps->last,
-						 now - ps->last_report, when,
-						 ps->with_hist ? ps->pct_us : NULL);
+	progress_format_line(line, sizeof(line), &ps->fmt, &iv, when);
 	/* one write per line: workers' messages cannot cut into it */
 	fputs(line, stderr);
 
@@ -321,21 +335,22 @@ print_report(progress_state *ps, pg_time_usec_t now)
 }
 
 void
-progress_run(const run_config *cfg, run_shared *sh, worker *workers, pg_time_usec_t origin)
+progress_run(const run_config *cfg, const progress_source *sources, int nsources,
+			 progress_gate *gate, pg_time_usec_t origin)
 {
 	progress_state ps;
 	pg_time_usec_t period = USEC_PER_SEC * cfg->progress_sec;
 	pg_time_usec_t next = origin + period;
 
-	if (!state_init(&ps, cfg, workers, origin))
+	if (!state_init(&ps, cfg, sources, nsources, origin))
 	{
 		/* no memory for the percentiles: report without them */
 		state_free(&ps);
 		ps.with_hist = false;
 	}
 
-	pthread_mutex_lock(&sh->done_lock);
-	while (sh->workers_running > 0)
+	pthread_mutex_lock(&gate->lock);
+	while (gate->running > 0)
 	{
 		/* the condition variable runs on CLOCK_MONOTONIC, as pgb_time_now */
 		struct timespec at = {
@@ -344,7 +359,7 @@ progress_run(const run_config *cfg, run_shared *sh, worker *workers, pg_time_use
 		};
 		pg_time_usec_t now;
 
-		pthread_cond_timedwait(&sh->done_cond, &sh->done_lock, &at);
+		pthread_cond_timedwait(&gate->cond, &gate->lock, &at);
 		now = pgb_time_now();
 		if (now < next)
 			continue;			/* the last worker ended, or a spurious wake-up */
@@ -353,14 +368,14 @@ progress_run(const run_config *cfg, run_shared *sh, worker *workers, pg_time_use
 		 * Due, even if the workers have just ended: under -T they end at
 		 * the same instant as the last report, which pgbench prints.
 		 */
-		pthread_mutex_unlock(&sh->done_lock);
+		pthread_mutex_unlock(&gate->lock);
 		print_report(&ps, now);
 		/* late (a stopped process): the next report is still on the grid */
 		do
 			next += period;
 		while (now >= next);
-		pthread_mutex_lock(&sh->done_lock);
+		pthread_mutex_lock(&gate->lock);
 	}
-	pthread_mutex_unlock(&sh->done_lock);
+	pthread_mutex_unlock(&gate->lock);
 	state_free(&ps);
 }

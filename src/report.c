@@ -1,14 +1,13 @@
 /*
  * report.c — the final report: the lines, their order and their number
- * formats as pgbench 16 prints them.
+ * formats as pgbench 16 prints them, from the figures computed once
+ * (figures.h).
  */
 #include <math.h>
 #include <stdio.h>
 
+#include "pgbench/figures.h"
 #include "pgbench/report.h"
-
-static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
-static const char *const partition_method_names[] = {"none", "range", "hash"};
 
 const char *
 report_num(char *buf, size_t len, const char *fmt, double v)
@@ -21,224 +20,194 @@ report_num(char *buf, size_t len, const char *fmt, double v)
 	return buf;
 }
 
+/* "X average = A ms" and "X stddev = S ms"; nothing for an empty series */
 static void
-print_simple_stats(FILE *out, const char *prefix, const stats_simple *ss)
+print_series(FILE *out, const char *prefix, const figures_series *fs)
 {
 	char		b1[64],
 				b2[64];
-	double		mean,
-				stddev;
 
-	if (ss->count <= 0)
+	if (fs->count <= 0)
 		return;
-	mean = ss->sum / (double) ss->count;
-	stddev = sqrt(ss->sum2 / (double) ss->count - mean * mean);
-	fprintf(out, "%s average = %s ms\n", prefix, report_num(b1, sizeof(b1), "%.3f", 0.001 * mean));
-	fprintf(out, "%s stddev = %s ms\n", prefix, report_num(b2, sizeof(b2), "%.3f", 0.001 * stddev));
+	fprintf(out, "%s average = %s ms\n", prefix, report_num(b1, sizeof(b1), "%.3f", fs->average));
+	fprintf(out, "%s stddev = %s ms\n", prefix, report_num(b2, sizeof(b2), "%.3f", fs->stddev));
 }
 
 /* --percentiles: "latency p50 = 0.812 ms", one line each */
 static void
-print_percentiles(FILE *out, const char *prefix, const report_input *in, const hist *h)
+print_percentiles(FILE *out, const char *prefix, const report_figures *f,
+				  const figures_latency *fl)
 {
 	char		b[64];
 
-	if (h == NULL || hist_count(h) == 0)
+	if (!fl->has_percentiles)
 		return;
-	for (int i = 0; i < in->opts->npercentiles; i++)
-	{
-		double		p = in->opts->percentiles[i];
-
-		fprintf(out, "%s p%g = %s ms\n", prefix, p,
-				report_num(b, sizeof(b), "%.3f",
-						   0.001 * (double) hist_value_at_percentile(h, p)));
-	}
+	for (int i = 0; i < f->npercentiles; i++)
+		fprintf(out, "%s p%g = %s ms\n", prefix, f->percentiles[i],
+				report_num(b, sizeof(b), "%.3f", fl->percentile_ms[i]));
 }
 
 static void
-print_parameters(FILE *out, const report_input *in)
+print_parameters(FILE *out, const report_figures *f)
 {
-	const pgb_options *opts = in->opts;
-	const stats_data *total = &in->stats->total;
-
-	fprintf(out, "transaction type: %s\n",
-			in->scripts->nscripts == 1 ? in->scripts->scripts[0].desc : "multiple scripts");
-	fprintf(out, "scaling factor: %d\n", in->scale);
-	if (in->partition_method != PART_NONE)
+	fprintf(out, "transaction type: %s\n", f->transaction_type);
+	fprintf(out, "scaling factor: %d\n", f->scale);
+	if (f->partition_method != NULL)
 		fprintf(out, "partition method: %s\npartitions: %d\n",
-				partition_method_names[in->partition_method], in->partitions);
-	fprintf(out, "query mode: %s\n", query_mode_names[opts->query_mode]);
-	fprintf(out, "number of clients: %d\n", in->nclients);
-	fprintf(out, "number of threads: %d\n", in->nthreads);
-	if (opts->max_tries != 0)
-		fprintf(out, "maximum number of tries: %u\n", opts->max_tries);
-	if (opts->duration <= 0)
+				f->partition_method, f->partitions);
+	fprintf(out, "query mode: %s\n", f->query_mode);
+	fprintf(out, "number of clients: %d\n", f->nclients);
+	fprintf(out, "number of threads: %d\n", f->nthreads);
+	if (f->max_tries != 0)
+		fprintf(out, "maximum number of tries: %u\n", f->max_tries);
+	if (f->duration <= 0)
 	{
-		fprintf(out, "number of transactions per client: %d\n", (int) opts->nxacts);
+		fprintf(out, "number of transactions per client: %d\n", (int) f->nxacts);
 		fprintf(out, "number of transactions actually processed: %" PRId64 "/%d\n",
-				total->cnt, (int) opts->nxacts * in->nclients);
+				f->counts.cnt, (int) f->expected);
 	}
 	else
 	{
-		fprintf(out, "duration: %d s\n", opts->duration);
-		fprintf(out, "number of transactions actually processed: %" PRId64 "\n", total->cnt);
+		fprintf(out, "duration: %d s\n", f->duration);
+		fprintf(out, "number of transactions actually processed: %" PRId64 "\n", f->counts.cnt);
 	}
 }
 
-/* "N (p%)" lines of the failure and retry counters. */
+/* One "N (p%)" line of the failure and retry counters. */
 static void
 print_count_line(FILE *out, const char *prefix, const char *label, int64_t count,
-				 int64_t of)
+				 double pct)
 {
 	char		b[64];
 
 	fprintf(out, "%s%s: %" PRId64 " (%s%%)\n", prefix, label, count,
-			report_num(b, sizeof(b), "%.3f", 100.0 * (double) count / (double) of));
+			report_num(b, sizeof(b), "%.3f", pct));
 }
 
 static void
-print_failures(FILE *out, const char *prefix, const pgb_options *opts,
-			   const stats_data *sd, int64_t all)
+print_failures(FILE *out, const char *prefix, const report_figures *f,
+			   const figures_counts *fc)
 {
-	print_count_line(out, prefix, "number of failed transactions",
-					 stats_data_failures(sd), all);
-	if (opts->failures_detailed)
+	print_count_line(out, prefix, "number of failed transactions", fc->failed, fc->failed_pct);
+	if (f->failures_detailed)
 	{
 		print_count_line(out, prefix, "number of serialization failures",
-						 sd->serialization_failures, all);
+						 fc->serialization_failures, fc->serialization_failures_pct);
 		print_count_line(out, prefix, "number of deadlock failures",
-						 sd->deadlock_failures, all);
+						 fc->deadlock_failures, fc->deadlock_failures_pct);
 	}
-	if (opts->max_tries != 1)
+	if (f->retries_shown)
 	{
-		print_count_line(out, prefix, "number of transactions retried", sd->retried, all);
-		fprintf(out, "%stotal number of retries: %" PRId64 "\n", prefix, sd->retries);
+		print_count_line(out, prefix, "number of transactions retried", fc->retried,
+						 fc->retried_pct);
+		fprintf(out, "%stotal number of retries: %" PRId64 "\n", prefix, fc->retries);
 	}
 }
 
 static void
-print_latency_and_tps(FILE *out, const report_input *in, int64_t all)
+print_latency_and_tps(FILE *out, const report_figures *f)
 {
-	const pgb_options *opts = in->opts;
-	const stats_data *total = &in->stats->total;
-	int64_t		failures = stats_data_failures(total);
-	double		seconds = 0.000001 * (double) in->bench_duration;
-	double		tps = (double) total->cnt / seconds;
 	char		b1[64],
 				b2[64];
 
-	if (in->throttle_delay > 0 && opts->latency_limit_us > 0)
-		print_count_line(out, "", "number of transactions skipped", total->skipped, all);
-	if (opts->latency_limit_us > 0)
+	if (f->throttled && f->latency_limited)
+		print_count_line(out, "", "number of transactions skipped", f->counts.skipped,
+						 f->counts.skipped_pct);
+	if (f->latency_limited)
 		fprintf(out, "number of transactions above the %.1f ms latency limit: %" PRId64 "/%" PRId64 " (%s%%)\n",
-				(double) opts->latency_limit_us / 1000.0, in->stats->latency_late, total->cnt,
-				report_num(b1, sizeof(b1), "%.3f",
-					total->cnt > 0 ? 100.0 * (double) in->stats->latency_late / (double) total->cnt : 0.0));
+				f->late_threshold_ms, f->late, f->counts.cnt,
+				report_num(b1, sizeof(b1), "%.3f", f->late_pct));
 
-	if (in->throttle_delay > 0 || opts->progress_sec > 0 || opts->latency_limit_us > 0)
-		print_simple_stats(out, "latency", &total->latency);
+	if (f->latency_from_series)
+		print_series(out, "latency", &f->latency.series);
 	else
-		/* latency was not measured: derive its average from the run time */
 		fprintf(out, "latency average = %s ms%s\n",
-				report_num(b1, sizeof(b1), "%.3f",
-					0.001 * (double) in->bench_duration * in->nclients / (double) all),
-				failures > 0 ? " (including failures)" : "");
-	print_percentiles(out, "latency", in, in->stats->latency_hist);
+				report_num(b1, sizeof(b1), "%.3f", f->latency_average_ms),
+				f->counts.failed > 0 ? " (including failures)" : "");
+	print_percentiles(out, "latency", f, &f->latency);
 
-	if (in->throttle_delay > 0)
+	if (f->throttled)
 		fprintf(out, "rate limit schedule lag: avg %s (max %s) ms\n",
-				report_num(b1, sizeof(b1), "%.3f", 0.001 * total->lag.sum / (double) total->cnt),
-				report_num(b2, sizeof(b2), "%.3f", 0.001 * total->lag.max));
+				report_num(b1, sizeof(b1), "%.3f", f->lag_average_ms),
+				report_num(b2, sizeof(b2), "%.3f", f->lag_max_ms));
 
-	if (opts->connect_each)
+	if (f->connect_each)
 	{
 		fprintf(out, "average connection time = %s ms\n",
-				report_num(b1, sizeof(b1), "%.3f",
-					0.001 * (double) in->stats->conn_duration / (double) (total->cnt + failures)));
+				report_num(b1, sizeof(b1), "%.3f", f->average_connection_ms));
 		fprintf(out, "tps = %s (including reconnection times)\n",
-				report_num(b2, sizeof(b2), "%f", tps));
+				report_num(b2, sizeof(b2), "%f", f->tps));
 	}
 	else
 	{
 		fprintf(out, "initial connection time = %s ms\n",
-				report_num(b1, sizeof(b1), "%.3f", 0.001 * (double) in->conn_elapsed));
+				report_num(b1, sizeof(b1), "%.3f", f->initial_connection_ms));
 		fprintf(out, "tps = %s (without initial connection time)\n",
-				report_num(b2, sizeof(b2), "%f", tps));
+				report_num(b2, sizeof(b2), "%f", f->tps));
 	}
 }
 
 static void
-print_script_stats(FILE *out, const report_input *in, int i)
+print_script_stats(FILE *out, const report_figures *f, int i)
 {
-	const script *s = &in->scripts->scripts[i];
-	const stats_data *sd = &in->stats->per_script[i];
-	int64_t		script_all = sd->cnt + sd->skipped + stats_data_failures(sd);
-	double		seconds = 0.000001 * (double) in->bench_duration;
+	const figures_script *fs = &f->scripts[i];
 	char		b1[64],
 				b2[64],
 				b3[64];
 
 	/* pgbench 15/16's layout: successful count, share of all successes */
-	fprintf(out, "SQL script %d: %s\n", i + 1, s->desc);
-	fprintf(out, " - weight: %d (targets %s%% of total)\n", s->weight,
-			report_num(b1, sizeof(b1), "%.1f", 100.0 * s->weight / (double) in->scripts->total_weight));
-	fprintf(out, " - %" PRId64 " transactions (%s%% of total, tps = %s)\n", sd->cnt,
-			report_num(b2, sizeof(b2), "%.1f", 100.0 * (double) sd->cnt / (double) in->stats->total.cnt),
-			report_num(b3, sizeof(b3), "%f", (double) sd->cnt / seconds));
-	print_failures(out, " - ", in->opts, sd, script_all);
-	if (in->throttle_delay > 0 && in->opts->latency_limit_us > 0 && script_all > 0)
-		print_count_line(out, " - ", "number of transactions skipped", sd->skipped, script_all);
-	print_simple_stats(out, " - latency", &sd->latency);
-	if (in->stats->script_hist != NULL)
-		print_percentiles(out, " - latency", in, &in->stats->script_hist[i]);
+	fprintf(out, "SQL script %d: %s\n", i + 1, fs->name);
+	fprintf(out, " - weight: %d (targets %s%% of total)\n", fs->weight,
+			report_num(b1, sizeof(b1), "%.1f", fs->weight_pct));
+	fprintf(out, " - %" PRId64 " transactions (%s%% of total, tps = %s)\n", fs->counts.cnt,
+			report_num(b2, sizeof(b2), "%.1f", fs->processed_pct),
+			report_num(b3, sizeof(b3), "%f", fs->tps));
+	print_failures(out, " - ", f, &fs->counts);
+	if (f->throttled && f->latency_limited && fs->counts.total > 0)
+		print_count_line(out, " - ", "number of transactions skipped", fs->counts.skipped,
+						 fs->counts.skipped_pct);
+	print_series(out, " - latency", &fs->latency.series);
+	print_percentiles(out, " - latency", f, &fs->latency);
 }
 
 static void
-print_command_stats(FILE *out, const report_input *in, int i)
+print_command_stats(FILE *out, const report_figures *f, int i)
 {
-	const script *s = &in->scripts->scripts[i];
-	bool		with_retries = in->opts->max_tries != 1;
+	const figures_script *fs = &f->scripts[i];
 
 	fprintf(out, "%sstatement latencies in milliseconds%s:\n",
-			in->per_script_stats ? " - " : "",
-			with_retries ? ", failures and retries" : " and failures");
-	for (int j = 0; j < s->ncommands; j++)
+			f->per_script ? " - " : "",
+			f->retries_shown ? ", failures and retries" : " and failures");
+	for (int j = 0; j < fs->ncommands; j++)
 	{
-		const stats_command *sc = &in->stats->per_command[in->script_offset[i] + j];
-		double		mean = sc->latency.count > 0 ? 0.001 * sc->latency.sum / (double) sc->latency.count : 0.0;
+		const figures_command *fc = &fs->commands[j];
 
-		if (with_retries)
+		if (f->retries_shown)
 			fprintf(out, "   %11.3f  %10" PRId64 "  %10" PRId64 "  %s\n",
-					mean, sc->failures, sc->retries, s->commands[j]->first_line);
+					fc->column_ms, fc->failures, fc->retries, fc->line);
 		else
 			fprintf(out, "   %11.3f  %10" PRId64 "  %s\n",
-					mean, sc->failures, s->commands[j]->first_line);
+					fc->column_ms, fc->failures, fc->line);
 	}
 }
 
 void
-report_print(FILE *out, const report_input *in)
+report_print(FILE *out, const report_figures *f)
 {
-	const stats_data *total = &in->stats->total;
-	int64_t		all = total->cnt + total->skipped + stats_data_failures(total);
-
-	print_parameters(out, in);
-	print_failures(out, "", in->opts, total, all);
+	print_parameters(out, f);
+	print_failures(out, "", f, &f->counts);
 
 	/* nothing ran: the remaining figures would be meaningless */
-	if (total->cnt + total->skipped <= 0)
+	if (!f->ran)
 		return;
 
-	print_latency_and_tps(out, in, all);
+	print_latency_and_tps(out, f);
 
-	if (in->per_script_stats || in->opts->report_per_command)
+	for (int i = 0; (f->per_script || f->per_command) && i < f->nscripts; i++)
 	{
-		for (int i = 0; i < in->scripts->nscripts; i++)
-		{
-			if (in->per_script_stats)
-				print_script_stats(out, in, i);
-			if (in->opts->report_per_command)
-				print_command_stats(out, in, i);
-		}
+		if (f->per_script)
+			print_script_stats(out, f, i);
+		if (f->per_command)
+			print_command_stats(out, f, i);
 	}
 }

@@ -3,17 +3,17 @@
  * every figure of the text report plus what the text leaves out (minimum
  * and maximum latency, percentiles, per-command counts).  The fields are
  * documented one by one in doc/report-json.md; keep the two in step.
+ * The figures come from figures_compute (figures.h); this file only
+ * formats them.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "pgbench/figures.h"
 #include "pgbench/report.h"
 
 #define JSON_MAX_DEPTH 16
-
-static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
-static const char *const partition_method_names[] = {"none", "range", "hash"};
 
 /* A streaming writer: one member per line, two spaces per level. */
 typedef struct json_writer
@@ -140,221 +140,202 @@ put_null(json_writer *jw, const char *key)
 /* ---- the parts ---------------------------------------------------------- */
 
 static void
-put_settings(json_writer *jw, const report_input *in)
+put_settings(json_writer *jw, const report_figures *f)
 {
-	const pgb_options *opts = in->opts;
-
 	open_block(jw, "settings", '{');
-	put_str(jw, "transaction_type",
-			in->scripts->nscripts == 1 ? in->scripts->scripts[0].desc : "multiple scripts");
-	put_int(jw, "scaling_factor", in->scale);
-	if (in->partition_method != PART_NONE)
-		put_str(jw, "partition_method", partition_method_names[in->partition_method]);
-	else
-		put_null(jw, "partition_method");
-	put_int(jw, "partitions", in->partition_method != PART_NONE ? in->partitions : 0);
-	put_str(jw, "query_mode", query_mode_names[opts->query_mode]);
-	put_int(jw, "clients", in->nclients);
-	put_int(jw, "threads", in->nthreads);
-	put_int(jw, "max_tries", opts->max_tries);
-	if (opts->duration <= 0)
+	put_str(jw, "transaction_type", f->transaction_type);
+	put_int(jw, "scaling_factor", f->scale);
+	put_str(jw, "partition_method", f->partition_method);
+	put_int(jw, "partitions", f->partitions);
+	put_str(jw, "query_mode", f->query_mode);
+	put_int(jw, "clients", f->nclients);
+	put_int(jw, "threads", f->nthreads);
+	put_int(jw, "max_tries", f->max_tries);
+	if (f->duration <= 0)
 	{
-		put_int(jw, "transactions_per_client", opts->nxacts);
+		put_int(jw, "transactions_per_client", f->nxacts);
 		put_null(jw, "duration_s");
 	}
 	else
 	{
 		put_null(jw, "transactions_per_client");
-		put_int(jw, "duration_s", opts->duration);
+		put_int(jw, "duration_s", f->duration);
 	}
-	if (opts->rate > 0)
-		put_setting(jw, "rate_tps", opts->rate);
+	if (f->rate > 0)
+		put_setting(jw, "rate_tps", f->rate);
 	else
 		put_null(jw, "rate_tps");
-	if (opts->latency_limit_us > 0)
-		put_setting(jw, "latency_limit_ms", opts->latency_limit_ms);
+	if (f->latency_limited)
+		put_setting(jw, "latency_limit_ms", f->latency_limit_ms);
 	else
 		put_null(jw, "latency_limit_ms");
-	put_bool(jw, "connect_each", opts->connect_each);
-	put_bool(jw, "failures_detailed", opts->failures_detailed);
+	put_bool(jw, "connect_each", f->connect_each);
+	put_bool(jw, "failures_detailed", f->failures_detailed);
 	open_block(jw, "percentiles", '[');
-	for (int i = 0; i < opts->npercentiles; i++)
-		put_setting(jw, NULL, opts->percentiles[i]);
+	for (int i = 0; i < f->npercentiles; i++)
+		put_setting(jw, NULL, f->percentiles[i]);
 	close_block(jw, ']');
 	close_block(jw, '}');
 }
 
+/* Every counter of the list in stats.h, of one kind, under its JSON name. */
 static void
-put_counts(json_writer *jw, const stats_data *sd)
+put_counters_of_kind(json_writer *jw, const figures_counts *fc, stats_counter_kind want)
 {
-	put_int(jw, "processed", sd->cnt);
-	put_int(jw, "failed", stats_data_failures(sd));
-	put_int(jw, "serialization_failures", sd->serialization_failures);
-	put_int(jw, "deadlock_failures", sd->deadlock_failures);
-	put_int(jw, "other_failures", sd->other_failures);
-	put_int(jw, "skipped", sd->skipped);
-	put_int(jw, "retried", sd->retried);
-	put_int(jw, "retries", sd->retries);
-	put_int(jw, "total", sd->cnt + sd->skipped + stats_data_failures(sd));
+#define PUT_COUNTER(field, json_name, kind) \
+	if ((kind) == want) \
+		put_int(jw, json_name, fc->field);
+	STATS_COUNTERS(PUT_COUNTER)
+#undef PUT_COUNTER
+}
+
+/* processed, failed, each failure, skipped, the retry counts, total */
+static void
+put_counts(json_writer *jw, const figures_counts *fc)
+{
+	put_counters_of_kind(jw, fc, STATS_COUNT_SUCCESS);
+	put_int(jw, "failed", fc->failed);
+	put_counters_of_kind(jw, fc, STATS_COUNT_FAILURE);
+	put_counters_of_kind(jw, fc, STATS_COUNT_SKIPPED);
+	put_counters_of_kind(jw, fc, STATS_COUNT_RETRY);
+	put_int(jw, "total", fc->total);
 }
 
 /* count, average, stddev, min, max (ms) of a series; nulls when empty */
 static void
-put_simple(json_writer *jw, const stats_simple *ss)
+put_series(json_writer *jw, const figures_series *fs)
 {
-	double		mean = ss->count > 0 ? ss->sum / (double) ss->count : NAN;
-
-	put_int(jw, "count", ss->count);
-	put_num(jw, "average", 0.001 * mean);
-	put_num(jw, "stddev", ss->count > 0 ? 0.001 * sqrt(ss->sum2 / (double) ss->count - mean * mean) : NAN);
-	put_num(jw, "min", ss->count > 0 ? 0.001 * ss->min : NAN);
-	put_num(jw, "max", ss->count > 0 ? 0.001 * ss->max : NAN);
+	put_int(jw, "count", fs->count);
+	put_num(jw, "average", fs->average);
+	put_num(jw, "stddev", fs->stddev);
+	put_num(jw, "min", fs->min);
+	put_num(jw, "max", fs->max);
 }
 
 static void
-put_percentiles(json_writer *jw, const report_input *in, const hist *h)
-{
-	open_block(jw, "percentiles", '{');
-	for (int i = 0; h != NULL && hist_count(h) > 0 && i < in->opts->npercentiles; i++)
-	{
-		char		key[32];
-		double		p = in->opts->percentiles[i];
-
-		snprintf(key, sizeof(key), "p%g", p);
-		put_num(jw, key, 0.001 * (double) hist_value_at_percentile(h, p));
-	}
-	close_block(jw, '}');
-}
-
-static void
-put_latency(json_writer *jw, const report_input *in, const stats_simple *ss, const hist *h)
+put_latency(json_writer *jw, const report_figures *f, const figures_latency *fl)
 {
 	open_block(jw, "latency_ms", '{');
-	put_simple(jw, ss);
-	put_percentiles(jw, in, h);
+	put_series(jw, &fl->series);
+	open_block(jw, "percentiles", '{');
+	for (int i = 0; fl->has_percentiles && i < f->npercentiles; i++)
+	{
+		char		key[32];
+
+		snprintf(key, sizeof(key), "p%g", f->percentiles[i]);
+		put_num(jw, key, fl->percentile_ms[i]);
+	}
+	close_block(jw, '}');
 	close_block(jw, '}');
 }
 
 static void
-put_commands(json_writer *jw, const report_input *in, int i)
+put_commands(json_writer *jw, const report_figures *f, const figures_script *fs)
 {
-	const script *s = &in->scripts->scripts[i];
-
-	if (!in->opts->report_per_command)
+	if (!f->per_command)
 	{
 		put_null(jw, "commands");
 		return;
 	}
 	open_block(jw, "commands", '[');
-	for (int j = 0; j < s->ncommands; j++)
+	for (int j = 0; j < fs->ncommands; j++)
 	{
-		const stats_command *sc = &in->stats->per_command[in->script_offset[i] + j];
+		const figures_command *fc = &fs->commands[j];
 
 		open_block(jw, NULL, '{');
 		put_int(jw, "number", j);
-		put_str(jw, "line", s->commands[j]->first_line);
+		put_str(jw, "line", fc->line);
 		open_block(jw, "latency_ms", '{');
-		put_simple(jw, &sc->latency);
+		put_series(jw, &fc->latency);
 		close_block(jw, '}');
-		put_int(jw, "failures", sc->failures);
-		put_int(jw, "retries", sc->retries);
+		put_int(jw, "failures", fc->failures);
+		put_int(jw, "retries", fc->retries);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
 }
 
 static void
-put_scripts(json_writer *jw, const report_input *in, double seconds)
+put_scripts(json_writer *jw, const report_figures *f)
 {
-	const stats_data *total = &in->stats->total;
-
 	open_block(jw, "scripts", '[');
-	for (int i = 0; i < in->scripts->nscripts; i++)
+	for (int i = 0; i < f->nscripts; i++)
 	{
-		const script *s = &in->scripts->scripts[i];
-		const stats_data *sd = in->per_script_stats ? &in->stats->per_script[i] : total;
+		const figures_script *fs = &f->scripts[i];
 
 		open_block(jw, NULL, '{');
 		put_int(jw, "number", i + 1);
-		put_str(jw, "name", s->desc);
-		put_int(jw, "weight", s->weight);
-		put_num(jw, "weight_pct", 100.0 * s->weight / (double) in->scripts->total_weight);
+		put_str(jw, "name", fs->name);
+		put_int(jw, "weight", fs->weight);
+		put_num(jw, "weight_pct", fs->weight_pct);
 		open_block(jw, "transactions", '{');
-		put_counts(jw, sd);
+		put_counts(jw, &fs->counts);
 		close_block(jw, '}');
-		put_num(jw, "processed_pct", 100.0 * (double) sd->cnt / (double) total->cnt);
-		put_num(jw, "tps", (double) sd->cnt / seconds);
-		put_latency(jw, in, &sd->latency,
-					in->stats->script_hist != NULL ? &in->stats->script_hist[i]
-					: in->per_script_stats ? NULL : in->stats->latency_hist);
-		put_commands(jw, in, i);
+		put_num(jw, "processed_pct", fs->processed_pct);
+		put_num(jw, "tps", fs->tps);
+		put_latency(jw, f, &fs->latency);
+		put_commands(jw, f, fs);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
 }
 
-bool
-report_json_write(FILE *out, const report_input *in)
+static void
+put_transactions(json_writer *jw, const report_figures *f)
 {
-	const pgb_options *opts = in->opts;
-	const stats_data *total = &in->stats->total;
-	int64_t		all = total->cnt + total->skipped + stats_data_failures(total);
-	double		seconds = 0.000001 * (double) in->bench_duration;
+	open_block(jw, "transactions", '{');
+	put_counts(jw, &f->counts);
+	if (f->duration <= 0)
+		put_int(jw, "expected", f->expected);
+	else
+		put_null(jw, "expected");
+	if (f->latency_limited)
+		put_int(jw, "late", f->late);
+	else
+		put_null(jw, "late");
+	close_block(jw, '}');
+}
+
+bool
+report_json_write(FILE *out, const report_figures *f)
+{
 	json_writer jw;
 
 	memset(&jw, 0, sizeof(jw));
 	jw.out = out;
 	open_block(&jw, NULL, '{');
 	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
-	put_str(&jw, "server_version", in->server_version);
-	put_settings(&jw, in);
-	put_bool(&jw, "aborted", in->aborted);
-	put_num(&jw, "duration_s", seconds);
-	put_num(&jw, "tps", (double) total->cnt / seconds);
-	if (opts->connect_each)
+	put_str(&jw, "server_version", f->server_version);
+	put_settings(&jw, f);
+	put_bool(&jw, "aborted", f->aborted);
+	put_num(&jw, "duration_s", f->duration_s);
+	put_num(&jw, "tps", f->tps);
+	if (f->connect_each)
 	{
 		put_null(&jw, "initial_connection_ms");
-		put_num(&jw, "average_connection_ms",
-				0.001 * (double) in->stats->conn_duration /
-				(double) (total->cnt + stats_data_failures(total)));
+		put_num(&jw, "average_connection_ms", f->average_connection_ms);
 	}
 	else
 	{
-		put_num(&jw, "initial_connection_ms", 0.001 * (double) in->conn_elapsed);
+		put_num(&jw, "initial_connection_ms", f->initial_connection_ms);
 		put_null(&jw, "average_connection_ms");
 	}
-
-	open_block(&jw, "transactions", '{');
-	put_counts(&jw, total);
-	if (opts->duration <= 0)
-		put_int(&jw, "expected", opts->nxacts * in->nclients);
-	else
-		put_null(&jw, "expected");
-	if (opts->latency_limit_us > 0)
-		put_int(&jw, "late", in->stats->latency_late);
-	else
-		put_null(&jw, "late");
-	close_block(&jw, '}');
+	put_transactions(&jw, f);
 
 	/* the text report's figure: measured, or derived from the run time */
-	if (in->throttle_delay > 0 || opts->progress_sec > 0 || opts->latency_limit_us > 0 || all <= 0)
-		put_num(&jw, "latency_average_ms",
-				total->latency.count > 0 ? 0.001 * total->latency.sum / (double) total->latency.count : NAN);
-	else
-		put_num(&jw, "latency_average_ms",
-				0.001 * (double) in->bench_duration * in->nclients / (double) all);
-	put_latency(&jw, in, &total->latency, in->stats->latency_hist);
-	if (in->throttle_delay > 0)
+	put_num(&jw, "latency_average_ms", f->latency_average_ms);
+	put_latency(&jw, f, &f->latency);
+	if (f->throttled)
 	{
 		open_block(&jw, "lag_ms", '{');
-		put_num(&jw, "average", total->cnt > 0 ? 0.001 * total->lag.sum / (double) total->cnt : NAN);
-		put_num(&jw, "max", total->lag.count > 0 ? 0.001 * total->lag.max : NAN);
+		put_num(&jw, "average", f->lag_average_ms);
+		put_num(&jw, "max", f->lag_count > 0 ? f->lag_max_ms : NAN);
 		close_block(&jw, '}');
 	}
 	else
 		put_null(&jw, "lag_ms");
 
-	put_scripts(&jw, in, seconds);
+	put_scripts(&jw, f);
 	close_block(&jw, '}');
 	fputc('\n', out);
 	return fflush(out) == 0 && !ferror(out);

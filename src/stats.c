@@ -63,15 +63,23 @@ stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
 void
 stats_data_merge(stats_data *acc, const stats_data *sd)
 {
-	acc->cnt += sd->cnt;
-	acc->skipped += sd->skipped;
-	acc->retries += sd->retries;
-	acc->retried += sd->retried;
-	acc->serialization_failures += sd->serialization_failures;
-	acc->deadlock_failures += sd->deadlock_failures;
-	acc->other_failures += sd->other_failures;
+#define STATS_MERGE_COUNTER(field, json_name, kind) acc->field += sd->field;
+	STATS_COUNTERS(STATS_MERGE_COUNTER)
+#undef STATS_MERGE_COUNTER
 	stats_simple_merge(&acc->latency, &sd->latency);
 	stats_simple_merge(&acc->lag, &sd->lag);
+}
+
+void
+stats_data_delta(stats_data *delta, const stats_data *cur, const stats_data *last)
+{
+	memset(delta, 0, sizeof(*delta));
+#define STATS_DELTA_COUNTER(field, json_name, kind) delta->field = cur->field - last->field;
+	STATS_COUNTERS(STATS_DELTA_COUNTER)
+#undef STATS_DELTA_COUNTER
+#define STATS_DELTA_SUM(name, member) delta->member = cur->member - last->member;
+	STATS_SUMS(STATS_DELTA_SUM)
+#undef STATS_DELTA_SUM
 }
 
 /*

@@ -69,18 +69,6 @@ finish_log(worker *w)
 		snprintf(w->log_error, sizeof(w->log_error), "could not write to log file");
 }
 
-/* Tell the progress timer that one more worker is done. */
-static void
-signal_done(worker *w)
-{
-	run_shared *sh = w->shared;
-
-	pthread_mutex_lock(&sh->done_lock);
-	sh->workers_running--;
-	pthread_cond_signal(&sh->done_cond);
-	pthread_mutex_unlock(&sh->done_lock);
-}
-
 static void
 disconnect_all(worker *w)
 {
@@ -408,10 +396,10 @@ worker_main(void *arg)
 	bool		connected = true;
 	int			launch;
 
-	pthread_mutex_lock(&sh->done_lock);
+	pthread_mutex_lock(&sh->launch_lock);
 	while ((launch = sh->launch) == 0)
-		pthread_cond_wait(&sh->done_cond, &sh->done_lock);
-	pthread_mutex_unlock(&sh->done_lock);
+		pthread_cond_wait(&sh->launch_cond, &sh->launch_lock);
+	pthread_mutex_unlock(&sh->launch_lock);
 	if (launch < 0)
 		return NULL;
 
@@ -437,6 +425,8 @@ worker_main(void *arg)
 
 	disconnect_all(w);
 	finish_log(w);
-	signal_done(w);
+	/* tell the progress timer that one more worker is done */
+	if (sh->gate != NULL)
+		progress_gate_leave(sh->gate);
 	return NULL;
 }

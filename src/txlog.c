@@ -215,13 +215,11 @@ txlog_begin(txlog *tl, pg_time_usec_t bench_start)
 	agg_reset(tl, bench_start / USEC_PER_SEC * USEC_PER_SEC);
 }
 
+/* Nothing counted in the open interval: no transaction of any outcome. */
 static bool
 agg_is_empty(const txlog *tl)
 {
-	const stats_data *agg = &tl->agg;
-
-	return agg->cnt == 0 && agg->skipped == 0 && agg->retried == 0 &&
-		stats_data_failures(agg) == 0;
+	return stats_data_counters_zero(&tl->agg);
 }
 
 /* Append the open interval's line; groups that do not apply print zeros. */

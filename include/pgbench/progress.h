@@ -18,30 +18,37 @@
  * lock, no read-modify-write, and no data race for the compiler or TSan.
  * The timer waits on an absolute schedule (origin + k * N) and does not
  * depend on any worker being on time.
+ *
+ * This unit knows nothing of threads or workers: the timer reads what
+ * each worker shares through a progress_source, and learns that the run
+ * is over through a progress_gate that every worker leaves when done.
  */
 #ifndef PGBENCH_PROGRESS_H
 #define PGBENCH_PROGRESS_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
 #include "pgbench/common.h"
+#include "pgbench/figures.h"
+#include "pgbench/histogram.h"
+#include "pgbench/runconf.h"
 #include "pgbench/stats.h"
 
-/* One worker's published totals (the subset of stats_data -P shows). */
+/*
+ * One worker's published totals: every counter of STATS_COUNTERS and
+ * every sum of STATS_SUMS (stats.h), the subset of stats_data -P shows.
+ */
 typedef struct progress_slot
 {
 	_Alignas(64) atomic_uint seq;	/* odd while the owner is writing */
-	_Atomic int64_t cnt;
-	_Atomic int64_t skipped;
-	_Atomic int64_t retried;
-	_Atomic int64_t retries;
-	_Atomic int64_t serialization_failures;
-	_Atomic int64_t deadlock_failures;
-	_Atomic int64_t other_failures;
-	_Atomic double latency_sum;
-	_Atomic double latency_sum2;
-	_Atomic double lag_sum;
+#define PROGRESS_COUNTER_FIELD(field, json_name, kind) _Atomic int64_t field;
+	STATS_COUNTERS(PROGRESS_COUNTER_FIELD)
+#undef PROGRESS_COUNTER_FIELD
+#define PROGRESS_SUM_FIELD(name, member) _Atomic double name;
+	STATS_SUMS(PROGRESS_SUM_FIELD)
+#undef PROGRESS_SUM_FIELD
 } progress_slot;
 
 /* Zero a slot before its worker starts. */
@@ -68,31 +75,66 @@ typedef struct progress_format
 	const double *percentiles;
 } progress_format;
 
+/* The line's shape for a run of cfg. */
+progress_format progress_format_of(const run_config *cfg);
+
 /*
- * Format one progress line (with its newline) into buf from the totals at
- * this report (cur) and at the previous one (last).  run_us is the time
- * since the previous report; when is the seconds shown (since the start,
- * or the epoch with timestamp).  pct_us holds the interval's latency
- * percentiles in us (npercentiles values) or is NULL.  Returns the length
- * (truncated to len - 1 like snprintf).
+ * Format one progress line (with its newline) into buf from the figures
+ * of the interval since the previous report (figures_interval; the
+ * percentile part only when fmt asks for it and iv has them).  when is
+ * the seconds shown (since the start, or the epoch with timestamp).
+ * Returns the length (truncated to len - 1 like snprintf).
  */
 size_t		progress_format_line(char *buf, size_t len, const progress_format *fmt,
-								 const stats_data *cur, const stats_data *last,
-								 pg_time_usec_t run_us, double when,
-								 const int64_t *pct_us);
-
-struct run_config;
-struct run_shared;
-struct worker;
+								 const interval_figures *iv, double when);
 
 /*
- * The timer: from origin, every ctx->opts->progress_sec seconds, sum the
- * workers' slots (and, for --percentiles, their latency histograms) and
- * print a line on stderr, until no worker runs any more (see
- * run_context.workers_running).  Run by the main thread while the workers
+ * What the timer reads of one worker while it runs: its slot, and its
+ * overall latency histogram (written with hist_add_shared) or NULL when
+ * it keeps none.  Both stay valid until progress_run returns.
+ */
+typedef struct progress_source
+{
+	progress_slot *slot;
+	const hist *latency_hist;
+} progress_source;
+
+/*
+ * The end of the run, as the timer waits for it: the count of workers
+ * still running, under a mutex, with a condition variable whose timed
+ * waits use pgb_time_now's clock (CLOCK_MONOTONIC).
+ */
+typedef struct progress_gate
+{
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int			running;		/* workers not yet done; under lock */
+} progress_gate;
+
+/*
+ * Set up gate for nworkers workers.  Returns false when the mutex or the
+ * condition variable cannot be made (then nothing needs destroying).
+ * Main thread, before the workers start.
+ */
+bool		progress_gate_init(progress_gate *gate, int nworkers);
+
+/*
+ * A worker is done (after its last publish and its log): one fewer runs,
+ * and the timer wakes up.  Each worker calls it exactly once; any thread.
+ */
+void		progress_gate_leave(progress_gate *gate);
+
+/* Release the gate's mutex and condition variable, after the joins. */
+void		progress_gate_destroy(progress_gate *gate);
+
+/*
+ * The timer: from origin, every cfg->progress_sec seconds, sum the
+ * sources' slots (and, for --percentiles, their histograms' counters,
+ * when the sources keep histograms) and print a line on stderr, until no
+ * worker runs any more (gate).  Run by the main thread while the workers
  * run.
  */
-void		progress_run(const struct run_config *cfg, struct run_shared *sh,
-						 struct worker *workers, pg_time_usec_t origin);
+void		progress_run(const run_config *cfg, const progress_source *sources,
+						 int nsources, progress_gate *gate, pg_time_usec_t origin);
 
 #endif

@@ -33,6 +33,50 @@ typedef enum stats_outcome
 	STATS_OTHER_FAILURE,		/* failed for good on another SQL error */
 } stats_outcome;
 
+/* What a transaction counter counts, for the sums below. */
+typedef enum stats_counter_kind
+{
+	STATS_COUNT_SUCCESS,		/* transactions that ran to their end */
+	STATS_COUNT_FAILURE,		/* transactions that failed for good, one
+								 * counter per kind of failure */
+	STATS_COUNT_SKIPPED,		/* transactions that never started */
+	STATS_COUNT_RETRY,			/* retry counts: not transactions of their own */
+} stats_counter_kind;
+
+/*
+ * The int64 transaction counters of stats_data, listed once, in the order
+ * --report-json prints them within each kind: X(field, json_name, kind).
+ * The struct, its merge, the progress slots (fields, publish, collect),
+ * the failure and transaction sums and the JSON counts all loop over this
+ * list, so a new counter is one line here plus the places that print it
+ * in a format of their own (the text report, -P lines, -l aggregates).
+ *
+ *   cnt                     successful transactions ("processed")
+ *   serialization_failures  failed for good on a 40001
+ *   deadlock_failures       failed for good on a 40P01
+ *   other_failures          failed for good on another SQL error
+ *   skipped                 never started: too late under -R with -L
+ *   retried                 transactions retried at least once
+ *   retries                 retries over all transactions
+ */
+#define STATS_COUNTERS(X) \
+	X(cnt, "processed", STATS_COUNT_SUCCESS) \
+	X(serialization_failures, "serialization_failures", STATS_COUNT_FAILURE) \
+	X(deadlock_failures, "deadlock_failures", STATS_COUNT_FAILURE) \
+	X(other_failures, "other_failures", STATS_COUNT_FAILURE) \
+	X(skipped, "skipped", STATS_COUNT_SKIPPED) \
+	X(retried, "retried", STATS_COUNT_RETRY) \
+	X(retries, "retries", STATS_COUNT_RETRY)
+
+/*
+ * The summed doubles of stats_data that a -P report needs (its min and
+ * max are not published): X(name, member of stats_data).
+ */
+#define STATS_SUMS(X) \
+	X(latency_sum, latency.sum) \
+	X(latency_sum2, latency.sum2) \
+	X(lag_sum, lag.sum)
+
 /*
  * Transaction counters.  The invariants, as in pgbench:
  *   all transactions  = skipped + cnt + failures
@@ -44,13 +88,9 @@ typedef enum stats_outcome
  */
 typedef struct stats_data
 {
-	int64_t		cnt;			/* successful transactions */
-	int64_t		skipped;		/* skipped under -R with -L */
-	int64_t		retries;		/* retries over all transactions */
-	int64_t		retried;		/* transactions retried at least once */
-	int64_t		serialization_failures;
-	int64_t		deadlock_failures;
-	int64_t		other_failures;
+#define STATS_COUNTER_FIELD(field, json_name, kind) int64_t field;
+	STATS_COUNTERS(STATS_COUNTER_FIELD)
+#undef STATS_COUNTER_FIELD
 	stats_simple latency;		/* end - scheduled start, successful only */
 	stats_simple lag;			/* actual - scheduled start, under -R */
 } stats_data;
@@ -113,12 +153,53 @@ void		stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
 /* Add every counter and summary of sd into acc.  Not thread-safe: after the join. */
 void		stats_data_merge(stats_data *acc, const stats_data *sd);
 
-/* Failed transactions of all kinds. */
+/* Failed transactions of all kinds (the STATS_COUNT_FAILURE counters). */
 static inline int64_t
 stats_data_failures(const stats_data *sd)
 {
-	return sd->serialization_failures + sd->deadlock_failures + sd->other_failures;
+	int64_t		n = 0;
+
+#define STATS_ADD_FAILURES(field, json_name, kind) \
+	if ((kind) == STATS_COUNT_FAILURE) \
+		n += sd->field;
+	STATS_COUNTERS(STATS_ADD_FAILURES)
+#undef STATS_ADD_FAILURES
+	return n;
 }
+
+/* All transactions: successful, failed and skipped (retry counts aside). */
+static inline int64_t
+stats_data_transactions(const stats_data *sd)
+{
+	int64_t		n = 0;
+
+#define STATS_ADD_TRANSACTIONS(field, json_name, kind) \
+	if ((kind) != STATS_COUNT_RETRY) \
+		n += sd->field;
+	STATS_COUNTERS(STATS_ADD_TRANSACTIONS)
+#undef STATS_ADD_TRANSACTIONS
+	return n;
+}
+
+/* Every counter is zero: nothing was accounted (the sums aside). */
+static inline bool
+stats_data_counters_zero(const stats_data *sd)
+{
+	bool		zero = true;
+
+#define STATS_CHECK_ZERO(field, json_name, kind) zero = zero && sd->field == 0;
+	STATS_COUNTERS(STATS_CHECK_ZERO)
+#undef STATS_CHECK_ZERO
+	return zero;
+}
+
+/*
+ * cur minus last, counter by counter and sum by sum (STATS_SUMS), into
+ * delta: what happened between two snapshots of the same totals.  The
+ * extremes and counts of the simple stats are not differences: zero.
+ */
+void		stats_data_delta(stats_data *delta, const stats_data *cur,
+							 const stats_data *last);
 
 /*
  * Zero a stats_run sized for nscripts scripts and ncommands commands.

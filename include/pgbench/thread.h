@@ -15,7 +15,7 @@
  * bookkeeping (which client waits for what) is the thread's own.
  *
  * Sharing: the run_config is read-only.  run_shared holds the only state
- * threads share: the barrier, two atomic flags, the stop eventfd and the
+ * threads share: the barriers, two atomic flags, the stop eventfd and the
  * progress gate.  Everything in a worker is written by its own thread
  * only; the orchestrator reads it after joining, and the progress timer
  * reads only the worker's progress slot and latency histogram counters,
@@ -44,15 +44,15 @@ typedef struct run_shared
 	pg_time_usec_t end_time;	/* -T deadline; 0: none; set before threads start */
 
 	/*
-	 * Under done_lock: the launch gate every worker passes before READY
-	 * (set once every thread exists, so a failed pthread_create can call
-	 * the run off without a barrier that never fills), and the count the
-	 * progress timer sleeps on (done_cond) until it is 0.
+	 * The launch gate every worker passes before READY, opened once every
+	 * thread exists, so that a failed pthread_create can call the run off
+	 * without a barrier that never fills.
 	 */
-	pthread_mutex_t done_lock;
-	pthread_cond_t done_cond;	/* on CLOCK_MONOTONIC */
-	int			launch;			/* 0: wait; 1: go; -1: the run is off */
-	int			workers_running;	/* started and not yet at their end */
+	pthread_mutex_t launch_lock;
+	pthread_cond_t launch_cond;
+	int			launch;			/* under launch_lock: 0 wait, 1 go, -1 the run is off */
+
+	progress_gate *gate;		/* -P: each worker leaves it when done; else NULL */
 } run_shared;
 
 /* The loop's view of one client, refreshed only after the client ran. */
@@ -107,7 +107,7 @@ void		worker_cleanup(worker *w);
 /*
  * The thread body: barriers, connections, then the event loop until every
  * client is finished or aborted; then the log is closed (a write error
- * kept in log_error) and workers_running decremented.  arg is a worker.
+ * kept in log_error) and the progress gate left.  arg is a worker.
  * On a failed initial connection it prints pgbench's messages (once per
  * run) and sets shared->setup_failed.
  */

@@ -81,9 +81,17 @@ test_lines(void)
 								 1 + lc->retried, 1 + lc->retries);
 		char		buf[512];
 		size_t		len;
+		interval_figures iv;
 
-		len = progress_format_line(buf, sizeof(buf), &lc->fmt, &cur, &last, lc->run_us,
-								   lc->when, lc->fmt.npercentiles > 0 ? PCT_US : NULL);
+		figures_interval(&cur, &last, lc->run_us, &iv);
+		if (lc->fmt.npercentiles > 0)
+		{
+			/* what figures_interval_percentiles leaves: the values in ms */
+			iv.has_percentiles = true;
+			for (int p = 0; p < lc->fmt.npercentiles; p++)
+				iv.percentile_ms[p] = 0.001 * (double) PCT_US[p];
+		}
+		len = progress_format_line(buf, sizeof(buf), &lc->fmt, &iv, lc->when);
 		tap_is_str(buf, lc->expected, lc->name);
 		tap_is_int((int64_t) len, (int64_t) strlen(lc->expected), "returned length");
 	}

@@ -1,7 +1,8 @@
 /*
  * test_stats.c — the statistics unit: accounting by outcome, the counting
  * invariants, simple-stats extremes and moments, and the merge after join
- * (merging per-thread halves must equal accounting everything in one).
+ * (merging per-thread halves must equal accounting everything in one),
+ * and the helpers that loop over the counter list (sums, delta, zero).
  */
 #include <math.h>
 #include <stdio.h>
@@ -67,6 +68,39 @@ check_counts(const stats_data *sd, const char *what)
 	tap_is_double(sd->lag.max, 15, 0, "lag max");
 }
 
+/* The helpers generated from STATS_COUNTERS and STATS_SUMS. */
+static void
+test_counter_list(const stats_data *whole, const stats_data *half1)
+{
+	stats_data	delta;
+	stats_data	zero = {0};
+	int			listed = 0;
+
+#define COUNT_ONE(field, json_name, kind) listed++;
+	STATS_COUNTERS(COUNT_ONE)
+#undef COUNT_ONE
+	tap_is_int(listed, 7, "seven counters listed");
+	tap_is_int(stats_data_failures(whole), 3, "failures: the three failure kinds");
+	tap_is_int(stats_data_transactions(whole), (int64_t) PGB_LENGTHOF(XACTS),
+			   "transactions: successes, failures and skips, not retries");
+	tap_ok(stats_data_counters_zero(&zero), "zeroed data: every counter zero");
+	tap_ok(!stats_data_counters_zero(half1), "accounted data: not zero");
+	zero.retries = 1;
+	tap_ok(!stats_data_counters_zero(&zero), "a retry count alone is not zero");
+
+	stats_data_delta(&delta, whole, half1);
+	tap_is_int(delta.cnt, whole->cnt - half1->cnt, "delta: successes");
+	tap_is_int(delta.skipped, whole->skipped - half1->skipped, "delta: skipped");
+	tap_is_int(delta.retries, whole->retries - half1->retries, "delta: retries");
+	tap_is_int(stats_data_failures(&delta), stats_data_failures(whole) - stats_data_failures(half1),
+			   "delta: failures");
+	tap_is_double(delta.latency.sum, whole->latency.sum - half1->latency.sum, 0, "delta: latency sum");
+	tap_is_double(delta.latency.sum2, whole->latency.sum2 - half1->latency.sum2, 0,
+				  "delta: latency sum of squares");
+	tap_is_double(delta.lag.sum, whole->lag.sum - half1->lag.sum, 0, "delta: lag sum");
+	tap_is_int(delta.latency.count, 0, "delta: no extremes or counts of the series");
+}
+
 int
 main(void)
 {
@@ -89,6 +123,7 @@ main(void)
 	stats_data_merge(&merged, &half1);
 	stats_data_merge(&merged, &half2);
 	check_counts(&merged, "two threads merged");
+	test_counter_list(&whole, &half1);
 
 	/* without -R no lag is kept */
 	account(&nolag, 0, (int) PGB_LENGTHOF(XACTS), false);

@@ -1,0 +1,188 @@
+/*
+ * figures.h — every number a report shows, computed once: the final
+ * report's figures from the merged statistics (figures_compute), and a -P
+ * interval's from two snapshots of the totals (figures_interval).  The
+ * printers (report.c, report_json.c, progress.c) only format these; no
+ * other code does arithmetic on the statistics.
+ *
+ * Units: milliseconds for times (_ms), seconds for the run (_s),
+ * percentages 0..100 (_pct).  Each figure is computed with the operations
+ * pgbench's report uses, so a division by zero gives what pgbench prints
+ * (NaN or infinity, which the text shows as PostgreSQL's printf does and
+ * the JSON as null).  A figure documented "NaN when none" is NaN when
+ * there was nothing to average.
+ *
+ * Ownership: figures_compute allocates the per-script and per-command
+ * arrays; figures_free releases them.  The strings point into the
+ * report_input's configuration (script names, command lines) or are
+ * constants: the figures must not outlive the run_config.  Nothing is
+ * shared: a report_figures belongs to its caller.
+ */
+#ifndef PGBENCH_FIGURES_H
+#define PGBENCH_FIGURES_H
+
+#include "pgbench/histogram.h"
+#include "pgbench/report.h"
+#include "pgbench/stats.h"
+
+/* A series of values (a stats_simple), in milliseconds. */
+typedef struct figures_series
+{
+	int64_t		count;			/* values in the series */
+	double		average;		/* NaN when none */
+	double		stddev;			/* population stddev; NaN when none */
+	double		min;			/* NaN when none */
+	double		max;			/* NaN when none */
+} figures_series;
+
+/* Latency of successful transactions: the series and its percentiles. */
+typedef struct figures_latency
+{
+	figures_series series;
+	bool		has_percentiles;	/* a histogram with values was kept */
+	double		percentile_ms[PGB_MAX_PERCENTILES];	/* at report_figures.percentiles */
+} figures_latency;
+
+/*
+ * Transaction counts (the STATS_COUNTERS of stats.h) and their shares of
+ * all transactions, as the "N (p%)" lines show them.
+ */
+typedef struct figures_counts
+{
+#define FIGURES_COUNTER_FIELD(field, json_name, kind) int64_t field;
+	STATS_COUNTERS(FIGURES_COUNTER_FIELD)
+#undef FIGURES_COUNTER_FIELD
+	int64_t		failed;			/* failures of every kind */
+	int64_t		total;			/* processed + failed + skipped */
+	double		failed_pct;		/* of total (NaN when total is 0) */
+	double		serialization_failures_pct;
+	double		deadlock_failures_pct;
+	double		skipped_pct;
+	double		retried_pct;
+} figures_counts;
+
+/* One command of a script, for -r. */
+typedef struct figures_command
+{
+	const char *line;			/* the command's first line */
+	figures_series latency;		/* time from sending to done */
+	double		column_ms;		/* the -r column: average, 0 when none */
+	int64_t		failures;		/* transactions that failed at this command */
+	int64_t		retries;		/* retries started from an error here */
+} figures_command;
+
+/* One script: its share of the run, and its figures. */
+typedef struct figures_script
+{
+	const char *name;			/* file name or "<builtin: ...>" */
+	int			weight;
+	double		weight_pct;		/* of the total weight */
+	figures_counts counts;		/* its own (several scripts), else the run's */
+	double		processed_pct;	/* its successes among all successes */
+	double		tps;			/* its successes per second */
+	figures_latency latency;	/* percentiles from its own histogram, or the
+								 * run's when it is the only script */
+	int			ncommands;
+	figures_command *commands;	/* -r only; NULL otherwise */
+} figures_script;
+
+/* Everything the final report shows. */
+struct report_figures
+{
+	/* the settings, as the report shows them */
+	const char *transaction_type;	/* the script's name or "multiple scripts" */
+	int			scale;
+	const char *partition_method;	/* "range", "hash"; NULL when none */
+	int			partitions;		/* 0 when not partitioned */
+	const char *query_mode;		/* "simple", "extended", "prepared" */
+	int			nclients;
+	int			nthreads;
+	uint32_t	max_tries;		/* 0: unlimited */
+	bool		retries_shown;	/* max_tries != 1: retry lines and columns */
+	int64_t		nxacts;			/* -t per client; meaningful when duration is 0 */
+	int			duration;		/* -T seconds; 0: -t */
+	double		rate;			/* -R as given; 0: none */
+	bool		throttled;		/* -R: lag figures */
+	double		latency_limit_ms;	/* -L as given; 0: none */
+	double		late_threshold_ms;	/* -L in whole us, in ms, as the late line shows it */
+	bool		latency_limited;	/* -L: late (and with -R skipped) figures */
+	bool		connect_each;	/* -C */
+	bool		failures_detailed;	/* --failures-detailed */
+	bool		per_script;		/* several scripts: the script sections */
+	bool		per_command;	/* -r: the command lines */
+	int			npercentiles;	/* --percentiles; 0: none */
+	double		percentiles[PGB_MAX_PERCENTILES];
+	const char *server_version; /* NULL if unknown */
+	bool		aborted;		/* some client did not finish */
+
+	/* the run */
+	bool		ran;			/* a transaction succeeded or was skipped: the
+								 * text report goes past the failure lines */
+	double		duration_s;		/* benchmarking time */
+	double		tps;			/* successes per second */
+	figures_counts counts;
+	int64_t		expected;		/* -t: nxacts * clients */
+	int64_t		late;			/* successes over the -L limit */
+	double		late_pct;		/* of successes; 0 when none */
+
+	/*
+	 * The "latency average" line.  pgbench shows the measured latency
+	 * (average and stddev of the series) only under -R, -P or -L, however
+	 * else it was measured; otherwise the average derived from the run
+	 * time, duration x clients / transactions, failures included.
+	 */
+	bool		latency_from_series;	/* -R, -P or -L */
+	double		latency_average_ms; /* the series' (NaN when none) or derived */
+	figures_latency latency;	/* the measured series, whatever the line */
+
+	double		lag_average_ms; /* lag sum / successes (-R) */
+	double		lag_max_ms;		/* 0 when no lag was measured */
+	int64_t		lag_count;		/* lag values measured */
+
+	double		initial_connection_ms;	/* start - set-up (not -C) */
+	double		average_connection_ms;	/* -C: per transaction that ran */
+
+	int			nscripts;
+	figures_script *scripts;	/* one per script, also for a single one */
+};
+
+/*
+ * Compute every figure of the final report from in (merged statistics,
+ * settings, durations) into f.  Returns false when out of memory (f is
+ * then freeable and holds no arrays).  Only reads in and only writes f:
+ * any thread, after the statistics are merged.
+ */
+bool		figures_compute(const report_input *in, report_figures *f);
+
+/* Release what figures_compute allocated; f may be passed again. */
+void		figures_free(report_figures *f);
+
+/* The figures of one -P interval: what happened between two reports. */
+typedef struct interval_figures
+{
+	double		tps;			/* successes per second of the interval */
+	double		latency_ms;		/* mean over its successes; 0 when none */
+	double		stddev_ms;		/* 0 when none */
+	double		lag_ms;			/* mean lag over its successes; 0 when none */
+	stats_data	delta;			/* the counters' growth (STATS_COUNTERS) */
+	int64_t		failed;			/* failures of every kind */
+	bool		has_percentiles;	/* percentile_ms is filled */
+	double		percentile_ms[PGB_MAX_PERCENTILES];
+} interval_figures;
+
+/*
+ * The interval from the totals at the previous report (last) to those at
+ * this one (cur), elapsed us long.  Means are pgbench's: over the
+ * interval's successful transactions.  No percentiles (see below).
+ */
+void		figures_interval(const stats_data *cur, const stats_data *last,
+							 pg_time_usec_t elapsed, interval_figures *iv);
+
+/*
+ * The interval's latency percentiles (n values at p, ascending) from h, a
+ * histogram of the interval's latencies alone.
+ */
+void		figures_interval_percentiles(interval_figures *iv, const hist *h,
+										 int n, const double *p);
+
+#endif
