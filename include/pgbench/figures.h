@@ -22,8 +22,22 @@
 #define PGBENCH_FIGURES_H
 
 #include "pgbench/histogram.h"
-#include "pgbench/report.h"
+#include "pgbench/runconf.h"
 #include "pgbench/stats.h"
+
+/* Everything the report shows, gathered by the orchestrator after join. */
+typedef struct report_input
+{
+	const run_config *cfg;		/* the run's settings */
+	int			scale;			/* -s or the count of pgbench_branches */
+	partition_method partition_method;	/* as found in the database */
+	int			partitions;
+	const stats_run *stats;		/* all threads merged */
+	pg_time_usec_t bench_duration;	/* end - first thread's start */
+	pg_time_usec_t conn_elapsed;	/* start - set-up: initial connections */
+	const char *server_version; /* as the banner shows it; NULL if unknown */
+	bool		aborted;		/* some client did not finish (exit code 2) */
+} report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
 typedef struct figures_series
@@ -87,7 +101,7 @@ typedef struct figures_script
 } figures_script;
 
 /* Everything the final report shows. */
-struct report_figures
+typedef struct report_figures
 {
 	/* the settings, as the report shows them */
 	const char *transaction_type;	/* the script's name or "multiple scripts" */
@@ -144,7 +158,7 @@ struct report_figures
 
 	int			nscripts;
 	figures_script *scripts;	/* one per script, also for a single one */
-};
+} report_figures;
 
 /*
  * Compute every figure of the final report from in (merged statistics,

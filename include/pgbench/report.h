@@ -7,32 +7,14 @@
  * the same figures as one JSON document (report_json.c, doc/report-json.md).
  *
  * The printers only format: every number they show is computed once, by
- * figures_compute (figures.h), from the report_input below.
+ * figures_compute (figures.h), from a report_input.
  */
 #ifndef PGBENCH_REPORT_H
 #define PGBENCH_REPORT_H
 
 #include <stdio.h>
 
-#include "pgbench/runconf.h"
-#include "pgbench/stats.h"
-
-/* Everything the report shows, gathered by the orchestrator after join. */
-typedef struct report_input
-{
-	const run_config *cfg;		/* the run's settings */
-	int			scale;			/* -s or the count of pgbench_branches */
-	partition_method partition_method;	/* as found in the database */
-	int			partitions;
-	const stats_run *stats;		/* all threads merged */
-	pg_time_usec_t bench_duration;	/* end - first thread's start */
-	pg_time_usec_t conn_elapsed;	/* start - set-up: initial connections */
-	const char *server_version; /* as the banner shows it; NULL if unknown */
-	bool		aborted;		/* some client did not finish (exit code 2) */
-} report_input;
-
-/* The figures of a run (figures.h). */
-typedef struct report_figures report_figures;
+#include "pgbench/figures.h"
 
 /* Print the report to out.  Floating point as PostgreSQL's printf ("NaN"). */
 void		report_print(FILE *out, const report_figures *f);

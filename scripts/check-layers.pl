@@ -1,0 +1,87 @@
+#!/usr/bin/perl
+# check-layers.pl — the units' include graph must run one way.
+#
+# Each header include/pgbench/NAME.h is a unit; a source src/NAME*.c
+# belongs to the unit whose name is its longest prefix (client_tx.c is
+# part of client).  Unit A depends on unit B when a file of A includes
+# B's header.  Fails (exit 1) when the graph has a cycle or when a rule
+# below is broken; with --graph, prints the dependencies, one unit a line.
+use strict;
+use warnings;
+
+my $top = $ARGV[0] && $ARGV[0] ne '--graph' ? shift : '.';
+my $print_graph = grep { $_ eq '--graph' } @ARGV;
+
+my %units = map { m{/(\w+)\.h$} ? ($1 => 1) : () } glob("$top/include/pgbench/*.h");
+
+# Headers private to one unit (its files share them; nobody else may).
+my %internal = (options_table => 'options', client_int => 'client');
+
+sub unit_of
+{
+	my ($file) = @_;
+	my ($base) = $file =~ m{/(\w+)\.[ch]$} or return undef;
+	return $internal{$base} if $internal{$base};
+	return $base if $units{$base};
+	my ($best) = sort { length($b) <=> length($a) }
+	  grep { index($base, "${_}_") == 0 } keys %units;
+	return $best // $base;
+}
+
+my (%deps, %includers);
+for my $file (glob("$top/src/*.c"), glob("$top/src/*.h"), glob("$top/include/pgbench/*.h"))
+{
+	my $unit = unit_of($file);
+	open(my $fh, '<', $file) or die "$file: $!";
+	while (<$fh>)
+	{
+		next unless /^#include "(?:pgbench\/)?(\w+)\.h"/;
+		my $dep = $internal{$1} // $1;
+		next unless $units{$dep};
+		push @{ $includers{$dep} }, $file;
+		$deps{$unit}{$dep} = 1 if $dep ne $unit;
+	}
+}
+
+my @errors;
+
+# Rules the design names (doc/design.md).
+my %allowed_options = map { $_ => 1 } qw(main options bench init);
+for my $file (@{ $includers{options} // [] })
+{
+	my $unit = unit_of($file);
+	push @errors, "$file includes options.h (only main, options, bench and init may)"
+	  unless $allowed_options{$unit};
+}
+push @errors, "client depends on thread" if $deps{client}{thread};
+push @errors, "metacmd depends on client" if $deps{metacmd}{client};
+
+# No cycle: depth-first search with colours.
+my %colour;
+sub visit
+{
+	my ($u, @path) = @_;
+	return if ($colour{$u} // 0) == 2;
+	if (($colour{$u} // 0) == 1)
+	{
+		my @cycle = (@path[ (grep { $path[$_] eq $u } 0 .. $#path)[0] .. $#path ], $u);
+		push @errors, "cycle: " . join(' -> ', @cycle);
+		return;
+	}
+	$colour{$u} = 1;
+	visit($_, @path, $u) for sort keys %{ $deps{$u} // {} };
+	$colour{$u} = 2;
+}
+visit($_) for sort keys %deps;
+
+if ($print_graph)
+{
+	for my $u (sort keys %deps)
+	{
+		my @d = sort keys %{ $deps{$u} };
+		printf "%-14s -> %s\n", $u, join(' ', @d) if @d;
+	}
+}
+print "layers: $_\n" for @errors;
+print "layers: one-way include graph, " . scalar(keys %deps) . " units\n" unless @errors;
+exit(@errors ? 1 : 0);
