@@ -64,6 +64,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	int			nthreads = opts->nthreads > 0 ? opts->nthreads : 1;
 
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->compat = opts->compat;
 	cfg->scripts = opts->scripts;
 	cfg->defines = &opts->defines;
 	cfg->query_mode = opts->query_mode;

@@ -468,6 +468,32 @@ set_defaults(pgb_options *opts)
 	opts->scripts = script_set_create();
 }
 
+/*
+ * The compatibility mode, before any other option: PGBENCH_COMPAT, then
+ * the last --compat=MAJOR or --compat MAJOR before "--" (applied again,
+ * to the same effect, when the extensions are taken out of argv).
+ */
+static int
+read_compat(opt_parse *st, int argc, char **argv)
+{
+	const char *env = getenv("PGBENCH_COMPAT");
+	int			status = OPT_CONTINUE;
+
+	st->opts->compat = PGBENCH_COMPAT_DEFAULT;
+	if (env != NULL && env[0] != '\0')
+		status = options_set_compat(st->opts, env, "PGBENCH_COMPAT environment variable");
+	for (int i = 1; i < argc && status == OPT_CONTINUE; i++)
+	{
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strncmp(argv[i], "--compat=", 9) == 0)
+			status = options_set_compat(st->opts, argv[i] + 9, "--compat");
+		else if (strcmp(argv[i], "--compat") == 0 && i + 1 < argc)
+			status = options_set_compat(st->opts, argv[++i], "--compat");
+	}
+	return status;
+}
+
 static int
 parse_arguments(opt_parse *st, int argc, char **argv)
 {
@@ -475,6 +501,10 @@ parse_arguments(opt_parse *st, int argc, char **argv)
 	int			code;
 	int			status;
 
+	/* the mode decides what the other options mean: read it first */
+	status = read_compat(st, argc, argv);
+	if (status != OPT_CONTINUE)
+		return status;
 	if (first != NULL)
 		return options_apply(st, first, NULL);
 

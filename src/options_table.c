@@ -470,6 +470,36 @@ handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
 	return OPT_EXIT_FAIL;
 }
 
+/*
+ * A compatibility mode: a PostgreSQL major from PGB_COMPAT_MIN to
+ * PGB_COMPAT_MAX, written as plain digits.  what names the source in the
+ * message ("--compat", "PGBENCH_COMPAT environment variable").
+ */
+int
+options_set_compat(pgb_options *opts, const char *value, const char *what)
+{
+	char	   *end;
+	long		major;
+
+	errno = 0;
+	major = strtol(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 ||
+		major < PGB_COMPAT_MIN || major > PGB_COMPAT_MAX)
+	{
+		diag_error("invalid value \"%s\" for %s: must be a PostgreSQL major from %d to %d",
+				   value, what, PGB_COMPAT_MIN, PGB_COMPAT_MAX);
+		return OPT_EXIT_FAIL;
+	}
+	opts->compat = (int) major;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_compat(opt_parse *st, const opt_def *def, const char *value)
+{
+	return options_set_compat(st->opts, value, "--compat");
+}
+
 static int
 handle_report_json(opt_parse *st, const opt_def *def, const char *file)
 {
@@ -618,6 +648,8 @@ const opt_def options_table[] = {
 		.help = "latency percentiles to report (default: 50,90,99,99.9)"},
 	{OURS("report-json", REQUIRED, BENCH), .handler = handle_report_json,
 		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
+	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
+		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };
 
 const int	options_table_size = (int) PGB_LENGTHOF(options_table);

@@ -115,6 +115,7 @@ Common options:
 Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
+  --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 
 Report bugs to <pgsql-bugs@lists.postgresql.org>.
 PostgreSQL home page: <https://www.postgresql.org/>
@@ -170,6 +171,17 @@ my @rows = (
 	  err => err('invalid value "x" for option -c/--client') },
 	{ name => '-c zero', args => ['-c', '0'], rc => 1,
 	  err => err('-c/--client must be in range 1..2147483647') },
+	# --compat and PGBENCH_COMPAT (ours): a PostgreSQL major from 16 to 19
+	{ name => '--compat below 16', args => ['--compat=15', '-c', '1'], rc => 1, ours => 1,
+	  err => err('invalid value "15" for --compat: must be a PostgreSQL major from 16 to 19') },
+	{ name => '--compat not a number', args => ['--compat', '1x'], rc => 1, ours => 1,
+	  err => err('invalid value "1x" for --compat: must be a PostgreSQL major from 16 to 19') },
+	{ name => 'PGBENCH_COMPAT invalid', args => ['-c', '1'], env => { PGBENCH_COMPAT => '20' },
+	  rc => 1, ours => 1,
+	  err => err('invalid value "20" for PGBENCH_COMPAT environment variable: must be a PostgreSQL major from 16 to 19') },
+	{ name => '--compat overrides PGBENCH_COMPAT', args => ['--compat=16', '--show-script=select-only'],
+	  env => { PGBENCH_COMPAT => '19' }, rc => 0, ours => 1,
+	  err => "-- select-only: <builtin: select only>\n\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\n" },
 	{ name => '-c empty', args => ['-c', ''], rc => 1,
 	  err => err('-c/--client must be in range 1..2147483647') },
 	{ name => '-c trailing garbage', args => ['-c', ' 5x'], rc => 1,
@@ -443,6 +455,7 @@ my $extensions_help = <<'EXT';
 Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
+  --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 EXT
 
 sub with_our_additions
@@ -471,6 +484,7 @@ for my $row (@rows)
 
 		skip "$name: no system pgbench", 4 unless $system;
 		skip "$name: version text is ours", 4 if $row->{version};
+		skip "$name: an option of ours", 4 if $row->{ours};
 		my ($src, $sout, $serr) = run_row($system, $row);
 		$sout = with_our_additions($sout) if $row->{help};
 		is($rc, $src, "$name: exit code as system pgbench");

@@ -39,6 +39,13 @@ typedef enum partition_method
 	PART_HASH,
 } partition_method;
 
+/*
+ * The PostgreSQL majors whose pgbench behaviour can be followed
+ * (--compat, PGBENCH_COMPAT, the meson option compat_default).
+ */
+#define PGB_COMPAT_MIN 16
+#define PGB_COMPAT_MAX 19
+
 /* Most percentiles --percentiles accepts. */
 #define PGB_MAX_PERCENTILES 16
 

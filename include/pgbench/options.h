@@ -82,6 +82,13 @@ typedef struct pgb_options
 	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending as given, 0..100 */
 	const char *report_json;	/* --report-json=FILE; NULL = none */
 
+	/*
+	 * Whose behaviour is followed where PostgreSQL majors differ (16..19):
+	 * --compat, else PGBENCH_COMPAT, else the build's compat_default.
+	 * Known before any other option is read, as it decides their meaning.
+	 */
+	int			compat;
+
 	/* seeding: --random-seed or PGBENCH_RANDOM_SEED */
 	random_seed seed;
 

@@ -113,6 +113,13 @@ typedef struct opt_parse
 typedef struct opt_def opt_def;
 
 /*
+ * Set opts->compat from value (a major, 16..19); prints pgbench-style
+ * "invalid value ... for WHAT" and returns OPT_EXIT_FAIL when it is not
+ * one.  OPT_CONTINUE otherwise.
+ */
+int			options_set_compat(pgb_options *opts, const char *value, const char *what);
+
+/*
  * Called with the option's argument (NULL when it has none) after its
  * opt_set field, if any, was set; returns OPT_CONTINUE or an exit code,
  * after printing pgbench's message.

@@ -22,6 +22,8 @@
 
 typedef struct run_config
 {
+	int			compat;			/* PostgreSQL major followed (16..19) */
+
 	/* what runs */
 	const script_set *scripts;	/* compiled scripts, owned by the options */
 	const var_store *defines;	/* -D values copied into every client */
