@@ -89,6 +89,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 		.verbose_errors = opts->verbose_errors,
 	};
 	cfg->exit_on_abort = opts->exit_on_abort;
+	cfg->continue_on_error = opts->continue_on_error;
 
 	cfg->per_script_stats = opts->scripts->nscripts > 1;
 	cfg->per_command = opts->report_per_command;

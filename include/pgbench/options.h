@@ -73,6 +73,7 @@ typedef struct pgb_options
 	double		sample_rate;	/* --sampling-rate, (0, 1], 0 = log everything */
 	bool		verbose_errors;	/* --verbose-errors */
 	bool		exit_on_abort;	/* --exit-on-abort (PostgreSQL 17) */
+	bool		continue_on_error;	/* --continue-on-error (PostgreSQL 19) */
 
 	/*
 	 * Our extensions, not in pgbench (full names only, so that pgbench's

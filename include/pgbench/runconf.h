@@ -48,6 +48,8 @@ typedef struct run_config
 	double		latency_limit_ms;	/* -L as given, for the report */
 	retry_policy retry;			/* --max-tries, -L, --verbose-errors */
 	bool		exit_on_abort;	/* --exit-on-abort */
+	bool		continue_on_error;	/* --continue-on-error: an SQL error fails the
+									 * transaction instead of aborting the client */
 
 	/* what is measured */
 	bool		latency_measured;	/* each transaction's latency is taken:
