@@ -22,14 +22,29 @@
 
 /* ---- getopt_long's arrays, from the table ---------------------------------- */
 
+bool
+options_row_in_compat(const opt_def *def, int compat)
+{
+	return (def->min_compat == 0 || compat >= def->min_compat) &&
+		(def->max_compat == 0 || compat <= def->max_compat);
+}
+
+/* Whether def is one of getopt_long's options in mode compat. */
+static bool
+is_getopt_row(const opt_def *def, int compat)
+{
+	return def->kind == OPT_ROW_GETOPT && options_row_in_compat(def, compat);
+}
+
 void
-options_getopt_build(options_getopt *g)
+options_getopt_build(options_getopt *g, int compat)
 {
 	size_t		nshort = 0;
 
 	g->nlong = 0;
+	g->compat = compat;
 	for (int i = 0; i < options_table_size; i++)
-		if (options_table[i].kind == OPT_ROW_GETOPT)
+		if (is_getopt_row(&options_table[i], compat))
 			g->nlong++;
 	g->short_options = pgb_malloc(3 * (size_t) g->nlong + 1);
 	g->long_options = pgb_calloc((size_t) g->nlong + 1, sizeof(struct option));
@@ -38,7 +53,7 @@ options_getopt_build(options_getopt *g)
 		const opt_def *def = &options_table[i];
 		struct option *lo;
 
-		if (def->kind != OPT_ROW_GETOPT)
+		if (!is_getopt_row(def, compat))
 			continue;
 		if (def->short_name != 0)
 		{
@@ -71,16 +86,16 @@ options_getopt_free(options_getopt *g)
 }
 
 const opt_def *
-options_getopt_lookup(int code)
+options_getopt_lookup(const options_getopt *g, int code)
 {
 	if (code >= OPT_CODE_BASE && code - OPT_CODE_BASE < options_table_size)
 	{
 		const opt_def *def = &options_table[code - OPT_CODE_BASE];
 
-		return def->kind == OPT_ROW_GETOPT ? def : NULL;
+		return is_getopt_row(def, g->compat) ? def : NULL;
 	}
 	for (int i = 0; i < options_table_size; i++)
-		if (options_table[i].kind == OPT_ROW_GETOPT && options_table[i].short_name != 0 &&
+		if (is_getopt_row(&options_table[i], g->compat) && options_table[i].short_name != 0 &&
 			options_table[i].short_name == code)
 			return &options_table[i];
 	return NULL;
@@ -135,7 +150,7 @@ take_extension(opt_parse *st, int argc, char **argv, int *i, bool *taken)
 		size_t		len;
 		const char *value = NULL;
 
-		if (def->kind != OPT_ROW_OURS)
+		if (def->kind != OPT_ROW_OURS || !options_row_in_compat(def, st->opts->compat))
 			continue;
 		len = strlen(def->long_name);
 		if (strncmp(arg + 2, def->long_name, len) != 0 ||
@@ -433,9 +448,10 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 	if (opts->nthreads > opts->nclients)
 		opts->nthreads = opts->nclients;
 
-	if (optind < argc)
+	/* -d/--dbname (17+) wins: a DBNAME argument is then one too many */
+	if (!st->dbname_given && optind < argc)
 		opts->dbname = argv[optind++];
-	else if (!default_dbname(opts))
+	else if (!st->dbname_given && !default_dbname(opts))
 		return OPT_EXIT_FAIL;
 	if (optind < argc)
 	{
@@ -513,7 +529,7 @@ parse_arguments(opt_parse *st, int argc, char **argv)
 						  "PGBENCH_RANDOM_SEED environment variable"))
 		return OPT_EXIT_FAIL;
 
-	options_getopt_build(&st->getopt);
+	options_getopt_build(&st->getopt, st->opts->compat);
 	status = strip_extensions(st, argc, argv);
 	if (status != OPT_CONTINUE)
 		return status;
@@ -524,7 +540,7 @@ parse_arguments(opt_parse *st, int argc, char **argv)
 	while ((code = getopt_long(argc, argv, st->getopt.short_options,
 							   st->getopt.long_options, NULL)) != -1)
 	{
-		const opt_def *def = options_getopt_lookup(code);
+		const opt_def *def = options_getopt_lookup(&st->getopt, code);
 
 		if (def == NULL)
 		{

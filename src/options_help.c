@@ -1,6 +1,7 @@
 /*
- * options_help.c — --help, written from the options table: pgbench's text
- * byte for byte, then our extensions in a section of their own.
+ * options_help.c — --help, written from the options table: the text of the
+ * pgbench of the compatibility mode byte for byte, then our extensions in a
+ * section of their own.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +47,7 @@ print_option_help(const opt_def *def)
 }
 
 void
-options_print_help(const char *progname)
+options_print_help(const char *progname, int compat)
 {
 	printf("%s is a benchmarking tool for PostgreSQL.\n\n", progname);
 	printf("Usage:\n  %s [OPTION]... [DBNAME]\n", progname);
@@ -54,6 +55,8 @@ options_print_help(const char *progname)
 	{
 		const opt_def *def = &options_table[i];
 
+		if (!options_row_in_compat(def, compat) || def->hidden)
+			continue;
 		if (def->kind == OPT_ROW_SECTION)
 			printf("\n%s\n", def->help);
 		else

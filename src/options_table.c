@@ -31,7 +31,9 @@ parse_int_arg(const opt_def *def, const char *text, int min, int max, int *resul
 	long		value;
 	bool		out_of_int;
 
-	if (def->short_name != 0)
+	if (def->error_name != NULL)
+		snprintf(optname, sizeof(optname), "%s", def->error_name);
+	else if (def->short_name != 0)
 		snprintf(optname, sizeof(optname), "-%c/--%s", def->short_name, def->long_name);
 	else
 		snprintf(optname, sizeof(optname), "--%s", def->long_name);
@@ -134,7 +136,7 @@ options_set_seed(pgb_options *opts, const char *text, const char *origin)
 static int
 show_help(opt_parse *st, const opt_def *def, const char *arg)
 {
-	options_print_help(st->progname);
+	options_print_help(st->progname, st->opts->compat);
 	return OPT_EXIT_OK;
 }
 
@@ -149,6 +151,15 @@ static int
 handle_debug(opt_parse *st, const opt_def *def, const char *arg)
 {
 	diag_set_verbose(true);
+	return OPT_CONTINUE;
+}
+
+/* -d/--dbname (17+): the database, as the DBNAME argument would name it. */
+static int
+handle_dbname(opt_parse *st, const opt_def *def, const char *arg)
+{
+	st->opts->dbname = arg;
+	st->dbname_given = true;
 	return OPT_CONTINUE;
 }
 
@@ -525,21 +536,41 @@ handle_report_json(opt_parse *st, const opt_def *def, const char *file)
 #define SEE_ALSO(s, l, a) \
 	.kind = OPT_ROW_SEE_ALSO, .short_name = (s), .long_name = (l), .arg = OPT_ARG_##a
 #define BOOL(f) .set = OPT_SET_BOOL_FIELD(f)
+/* The modes a row belongs to: up to major hi, or from major lo on. */
+#define UNTIL(hi) .max_compat = (hi)
+#define SINCE(lo) .min_compat = (lo)
 #define INT(f, lo, hi) .set = OPT_SET_INT_FIELD(f, lo, hi)
 #define STRING(f) .set = OPT_SET_STRING_FIELD(f)
 
 /*
  * In --help order.  The getopt ranks keep pgbench's long-option order,
  * which users see in getopt's "ambiguous" lists: a new pgbench option
- * takes the next rank.
+ * takes the next rank.  In each mode the ranks of its rows run from 1
+ * without a gap: 17 gave -d's rank to --dbname and appended --debug (44)
+ * after --exit-on-abort (43), 19 appended --continue-on-error (45).
  */
+#define INIT_STEPS_ARG "[" ALLOWED_INIT_STEPS "]+ (default \"" DEFAULT_INIT_STEPS "\")"
+#define CLIENT_ROW INT(nclients, 1, INT_MAX), .handler = check_file_limit, \
+	.arg_help = "NUM", .help = "number of concurrent database clients (default: 1)"
+#define CONTINUE_ON_ERROR_HELP "continue running after an SQL error"
+
 const opt_def options_table[] = {
 	{SECTION("Initialization options:")},
 	{PG('i', "initialize", NONE, 9, ANY), .handler = handle_initialize,
 		.help = "invokes initialization mode"},
-	{PG('I', "init-steps", REQUIRED, 10, INIT), .handler = handle_init_steps,
-		.arg_help = "[" ALLOWED_INIT_STEPS "]+ (default \"" DEFAULT_INIT_STEPS "\")",
-		.help = "run selected initialization steps"},
+	{PG('I', "init-steps", REQUIRED, 10, INIT), .handler = handle_init_steps, UNTIL(16),
+		.arg_help = INIT_STEPS_ARG, .help = "run selected initialization steps"},
+	/* 17 lists the steps */
+	{PG('I', "init-steps", REQUIRED, 10, INIT), .handler = handle_init_steps, SINCE(17),
+		.arg_help = INIT_STEPS_ARG,
+		.help = "run selected initialization steps, in the specified order\n"
+			"d: drop any existing pgbench tables\n"
+			"t: create the tables used by the standard pgbench scenario\n"
+			"g: generate data, client-side\n"
+			"G: generate data, server-side\n"
+			"v: invoke VACUUM on the standard tables\n"
+			"p: create primary key indexes on the standard tables\n"
+			"f: create foreign keys between the standard tables"},
 	{PG('F', "fillfactor", REQUIRED, 7, INIT), INT(fillfactor, 10, 100),
 		.arg_help = "NUM", .help = "set fill factor"},
 	{PG('n', "no-vacuum", NONE, 14, ANY), BOOL(no_vacuum),
@@ -576,9 +607,10 @@ const opt_def options_table[] = {
 		.help = "perform SELECT-only transactions\n(same as \"-b select-only\")"},
 
 	{SECTION("Benchmarking options:")},
-	{PG('c', "client", REQUIRED, 2, BENCH), INT(nclients, 1, INT_MAX),
-		.handler = check_file_limit,
-		.arg_help = "NUM", .help = "number of concurrent database clients (default: 1)"},
+	{PG('c', "client", REQUIRED, 2, BENCH), CLIENT_ROW, UNTIL(16)},
+	/* 17 to 19 name the option "-c/--clients" in its messages */
+	{PG('c', "client", REQUIRED, 2, BENCH), CLIENT_ROW, SINCE(17),
+		.error_name = "-c/--clients"},
 	{PG('C', "connect", NONE, 3, BENCH), BOOL(connect_each),
 		.help = "establish new connection for each transaction"},
 	{PG('D', "define", REQUIRED, 5, BENCH), .handler = handle_define,
@@ -609,6 +641,11 @@ const opt_def options_table[] = {
 		.help = "vacuum all four standard tables before tests"},
 	{PG(0, "aggregate-interval", REQUIRED, 32, BENCH), INT(aggregate_interval, 1, INT_MAX),
 		.arg_help = "NUM", .help = "aggregate data over NUM seconds"},
+	/* 19's option; before 19 by its full name only, and not in --help */
+	{OURS("continue-on-error", NONE, BENCH), BOOL(continue_on_error), UNTIL(18),
+		.hidden = true, .help = CONTINUE_ON_ERROR_HELP},
+	{PG(0, "continue-on-error", NONE, 45, BENCH), BOOL(continue_on_error), SINCE(19),
+		.help = CONTINUE_ON_ERROR_HELP},
 	{PG(0, "exit-on-abort", NONE, 43, BENCH), BOOL(exit_on_abort),
 		.help = "exit when any client is aborted"},
 	{PG(0, "failures-detailed", NONE, 40, BENCH), BOOL(failures_detailed),
@@ -630,8 +667,13 @@ const opt_def options_table[] = {
 		.help = "print messages of all errors"},
 
 	{SECTION("Common options:")},
-	{PG('d', "debug", NONE, 4, ANY), BOOL(debug), .handler = handle_debug,
+	{PG('d', "debug", NONE, 4, ANY), BOOL(debug), .handler = handle_debug, UNTIL(16),
 		.help = "print debugging output"},
+	/* 17: -d is --dbname, --debug has no letter */
+	{PG(0, "debug", NONE, 44, ANY), BOOL(debug), .handler = handle_debug, SINCE(17),
+		.help = "print debugging output"},
+	{PG('d', "dbname", REQUIRED, 4, ANY), .handler = handle_dbname, SINCE(17),
+		.arg_help = "DBNAME", .help = "database name to connect to"},
 	{PG('h', "host", REQUIRED, 8, ANY), STRING(host),
 		.arg_help = "HOSTNAME", .help = "database server host or socket directory"},
 	{PG('p', "port", REQUIRED, 15, ANY), STRING(port),

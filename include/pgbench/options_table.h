@@ -91,6 +91,7 @@ typedef struct options_getopt
 	char	   *short_options;	/* "b:c:C...", owned */
 	struct option *long_options;	/* in getopt-rank order, {NULL} ended, owned */
 	int			nlong;			/* entries before the terminator */
+	int			compat;			/* the mode the arrays were built for */
 } options_getopt;
 
 /* Parsing state that does not outlive options_parse. */
@@ -108,6 +109,7 @@ typedef struct opt_parse
 	char	  **argv_copy;		/* argv without our extensions, owned */
 	int			argc_copy;
 	options_getopt getopt;		/* owned */
+	bool		dbname_given;	/* -d/--dbname seen (17+): no positional DBNAME */
 } opt_parse;
 
 typedef struct opt_def opt_def;
@@ -142,7 +144,23 @@ struct opt_def
 								 * the same column), or the section title */
 	opt_set		set;			/* a field set without a handler, or nothing */
 	opt_handler handler;		/* what else the option does; may be NULL */
+
+	/*
+	 * The compatibility modes (PostgreSQL majors) the row belongs to, both
+	 * ends included; 0 leaves that end open.  An option whose meaning, help
+	 * line or messages differ between majors has one row per span, and at
+	 * most one row of a name or letter is in any mode.
+	 */
+	int			min_compat;
+	int			max_compat;
+	const char *error_name;		/* the option's name in range and value
+								 * messages ("-c/--clients"); NULL = from
+								 * its letter and long name */
+	bool		hidden;			/* accepted, but not listed by --help */
 };
+
+/* Whether def belongs to compatibility mode compat. */
+bool		options_row_in_compat(const opt_def *def, int compat);
 
 /*
  * The table, in --help order: section headers, then the options of each
@@ -160,18 +178,25 @@ int			options_apply(opt_parse *st, const opt_def *def, const char *arg);
 
 /*
  * Build getopt_long's short-option string and long-option array from the
- * OPT_ROW_GETOPT rows (allocates; out of memory stops the process).  A
- * long option's val is its short letter, or OPT_CODE_BASE + its row index.
+ * OPT_ROW_GETOPT rows of mode compat (allocates; out of memory stops the
+ * process).  A long option's val is its short letter, or OPT_CODE_BASE +
+ * its row index.
  */
 #define OPT_CODE_BASE 256
-void		options_getopt_build(options_getopt *g);
+void		options_getopt_build(options_getopt *g, int compat);
 void		options_getopt_free(options_getopt *g);
 
-/* The OPT_ROW_GETOPT row behind a getopt_long return code; NULL for '?'. */
-const opt_def *options_getopt_lookup(int code);
+/*
+ * The OPT_ROW_GETOPT row of g's mode behind a getopt_long return code;
+ * NULL for '?'.
+ */
+const opt_def *options_getopt_lookup(const options_getopt *g, int code);
 
-/* Print --help: pgbench's text from the table, then our extensions. */
-void		options_print_help(const char *progname);
+/*
+ * Print --help for mode compat: the text of that major's pgbench from the
+ * table, then our extensions.
+ */
+void		options_print_help(const char *progname, int compat);
 
 /* Seed from text (NULL = "time"), with pgbench's messages naming origin. */
 bool		options_set_seed(pgb_options *opts, const char *text, const char *origin);
