@@ -3,7 +3,9 @@
  * getopt_long's arrays built to match it) and options_parse on command
  * lines that parse: defaults and the fields derived after parsing (thread
  * clamp, -L in microseconds, init steps after -n / --foreign-keys,
- * partitions, -D values, seeds, script weights).  Rejected command lines
+ * partitions, -D values, seeds, script weights), and what depends on the
+ * compatibility mode (-d, --debug, --continue-on-error, getopt's arrays
+ * per mode).  Rejected command lines
  * and their messages, and --help, are t/cli.pl's job, against the real
  * pgbench.
  */
@@ -166,30 +168,104 @@ test_exit_codes(void)
 	tap_is_int(opts.action, ACTION_EXIT_OK, "-b list action");
 }
 
-/* pgbench's short options and long-option order, as its getopt arrays have them. */
-static const char pgbench_short_options[] = "b:c:CdD:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v";
-static const char *const pgbench_long_order[] = {
-	"builtin", "client", "connect", "debug", "define", "file", "fillfactor", "host",
-	"initialize", "init-steps", "jobs", "log", "latency-limit", "no-vacuum", "port",
-	"progress", "protocol", "quiet", "report-per-command", "rate", "scale",
-	"select-only", "skip-some-updates", "time", "transactions", "username",
-	"vacuum-all", "unlogged-tables", "tablespace", "index-tablespace", "sampling-rate",
-	"aggregate-interval", "progress-timestamp", "log-prefix", "foreign-keys",
-	"random-seed", "show-script", "partitions", "partition-method",
-	"failures-detailed", "max-tries", "verbose-errors", "exit-on-abort",
+/* Whether a parse of args gives opts with a debug flag and a database as expected. */
+static void
+test_mode_case(const char *name, const char *const *args, int rc_expected, bool debug,
+			   bool continue_on_error, const char *dbname)
+{
+	pgb_options opts;
+	int			rc = parse(&opts, args);
+
+	tap_is_int(rc, rc_expected, name);
+	if (rc != -1)
+		return;
+	tap_ok(opts.debug == debug, "debug flag");
+	tap_ok(opts.continue_on_error == continue_on_error, "continue_on_error flag");
+	tap_is_str(opts.dbname, dbname, "database");
+	options_free(&opts);
+}
+
+/* -d, --debug, --dbname and --continue-on-error in each mode (no message checks). */
+static void
+test_mode_options(void)
+{
+	static const char *const d16[] = {"--compat=16", "-d", "dbx", NULL};
+	static const char *const d17[] = {"--compat=17", "-d", "dbx", NULL};
+	static const char *const d17_last[] = {"--compat=17", "-d", "a", "--dbname=b", NULL};
+	static const char *const d17_extra[] = {"--compat=17", "-d", "a", "b", NULL};
+	static const char *const debug17[] = {"--compat=17", "--debug", "dbx", NULL};
+	static const char *const debug16[] = {"--compat=16", "--debug", NULL};
+	static const char *const coe16[] = {"--compat=16", "--continue-on-error", NULL};
+	static const char *const coe18_prefix[] = {"--compat=18", "--continue-on", NULL};
+	static const char *const coe19[] = {"--compat=19", "--cont", NULL};
+	static const char *const coe_init[] = {"--compat=19", "-i", "--continue-on-error", NULL};
+
+	test_mode_case("16: -d is --debug", d16, -1, true, false, "dbx");
+	test_mode_case("17: -d names the database", d17, -1, false, false, "dbx");
+	test_mode_case("17: the last -d/--dbname wins", d17_last, -1, false, false, "b");
+	test_mode_case("17: with -d, DBNAME is one too many", d17_extra, 1, false, false, NULL);
+	test_mode_case("17: --debug", debug17, -1, true, false, "dbx");
+	test_mode_case("16: --debug", debug16, -1, true, false, "testdb");
+	test_mode_case("16: --continue-on-error by its full name", coe16, -1, false, true, "testdb");
+	test_mode_case("18: no abbreviation of --continue-on-error", coe18_prefix, 1, false,
+				   false, NULL);
+	test_mode_case("19: --cont abbreviates --continue-on-error", coe19, -1, false, true,
+				   "testdb");
+	test_mode_case("19: --continue-on-error is a benchmarking option", coe_init, 1, false,
+				   false, NULL);
+}
+
+/* pgbench's short options and long-option order per mode, as its getopt arrays have them. */
+static const char short_options_16[] = "b:c:CdD:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v";
+static const char short_options_17[] = "b:c:Cd:D:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v";
+
+#define LONG_ORDER_AFTER_D \
+	"define", "file", "fillfactor", "host", \
+	"initialize", "init-steps", "jobs", "log", "latency-limit", "no-vacuum", "port", \
+	"progress", "protocol", "quiet", "report-per-command", "rate", "scale", \
+	"select-only", "skip-some-updates", "time", "transactions", "username", \
+	"vacuum-all", "unlogged-tables", "tablespace", "index-tablespace", "sampling-rate", \
+	"aggregate-interval", "progress-timestamp", "log-prefix", "foreign-keys", \
+	"random-seed", "show-script", "partitions", "partition-method", \
+	"failures-detailed", "max-tries", "verbose-errors", "exit-on-abort"
+
+static const char *const long_order_16[] = {
+	"builtin", "client", "connect", "debug", LONG_ORDER_AFTER_D, NULL,
+};
+static const char *const long_order_17[] = {
+	"builtin", "client", "connect", "dbname", LONG_ORDER_AFTER_D, "debug", NULL,
+};
+static const char *const long_order_19[] = {
+	"builtin", "client", "connect", "dbname", LONG_ORDER_AFTER_D, "debug",
+	"continue-on-error", NULL,
 };
 
-/* The earlier row that lists the option def names again, or NULL. */
+/* The earlier row of mode compat that lists the option def names again, or NULL. */
 static const opt_def *
-earlier_row_named(const opt_def *def)
+earlier_row_named(const opt_def *def, int compat)
 {
 	for (const opt_def *o = options_table; o < def; o++)
-		if (o->kind != OPT_ROW_SECTION && strcmp(o->long_name, def->long_name) == 0)
+		if (o->kind != OPT_ROW_SECTION && options_row_in_compat(o, compat) &&
+			strcmp(o->long_name, def->long_name) == 0)
 			return o;
 	return NULL;
 }
 
-/* Every row has its help line; names are unique; a see-also row repeats an option. */
+/* Whether an earlier row of mode compat has def's short letter. */
+static bool
+earlier_letter(const opt_def *def, int compat)
+{
+	for (const opt_def *o = options_table; o < def; o++)
+		if (o->kind != OPT_ROW_SECTION && options_row_in_compat(o, compat) &&
+			def->short_name != 0 && o->short_name == def->short_name)
+			return true;
+	return false;
+}
+
+/*
+ * Every row has its help line; in each mode names and letters are unique,
+ * a see-also row repeats an option.
+ */
 static void
 test_table_rows(void)
 {
@@ -197,18 +273,19 @@ test_table_rows(void)
 	bool		arg_help_ok = true;
 	bool		unique_ok = true;
 	bool		see_also_ok = true;
+	bool		range_ok = true;
 	bool		first_is_section = options_table[0].kind == OPT_ROW_SECTION;
 
 	for (int i = 0; i < options_table_size; i++)
 	{
 		const opt_def *def = &options_table[i];
-		const opt_def *earlier;
 
 		if (def->help == NULL || def->help[0] == '\0')
 		{
 			tap_diag("row %d (%s) has no help line", i, def->long_name ? def->long_name : "section");
 			help_ok = false;
 		}
+		range_ok &= def->max_compat == 0 || def->max_compat >= def->min_compat;
 		if (def->kind == OPT_ROW_SECTION)
 			continue;
 		if (def->long_name == NULL || (def->arg_help != NULL) != (def->arg != OPT_ARG_NONE))
@@ -217,22 +294,30 @@ test_table_rows(void)
 			arg_help_ok = false;
 			continue;
 		}
-		earlier = earlier_row_named(def);
-		if (def->kind == OPT_ROW_SEE_ALSO)
-			see_also_ok &= earlier != NULL && earlier->kind == OPT_ROW_GETOPT &&
-				earlier->short_name == def->short_name && earlier->arg == def->arg &&
-				def->handler == NULL && def->set.kind == OPT_SET_NOTHING;
-		else
-			unique_ok &= earlier == NULL;
-		for (const opt_def *o = options_table; o < def; o++)
-			if (o->kind != OPT_ROW_SECTION && def->kind != OPT_ROW_SEE_ALSO &&
-				def->short_name != 0 && o->short_name == def->short_name)
+		for (int compat = PGB_COMPAT_MIN; compat <= PGB_COMPAT_MAX; compat++)
+		{
+			const opt_def *earlier;
+
+			if (!options_row_in_compat(def, compat))
+				continue;
+			earlier = earlier_row_named(def, compat);
+			if (def->kind == OPT_ROW_SEE_ALSO)
+				see_also_ok &= earlier != NULL && earlier->kind == OPT_ROW_GETOPT &&
+					earlier->short_name == def->short_name && earlier->arg == def->arg &&
+					def->handler == NULL && def->set.kind == OPT_SET_NOTHING;
+			else if (earlier != NULL || earlier_letter(def, compat))
+			{
+				tap_diag("row %d (%s) repeats a name or letter in mode %d", i,
+						 def->long_name, compat);
 				unique_ok = false;
+			}
+		}
 	}
 	tap_ok(first_is_section, "the table starts with a section header");
 	tap_ok(help_ok, "every table row has a help line");
 	tap_ok(arg_help_ok, "an argument name exactly where there is an argument");
-	tap_ok(unique_ok, "long names and short letters are unique");
+	tap_ok(range_ok, "compatibility ranges are not empty");
+	tap_ok(unique_ok, "in each mode, long names and short letters are unique");
 	tap_ok(see_also_ok, "see-also rows repeat an earlier pgbench option and do nothing");
 }
 
@@ -250,23 +335,58 @@ short_string_has(const char *shorts, char c, opt_arg arg)
 	return colons == (arg == OPT_ARG_NONE ? 0 : arg == OPT_ARG_REQUIRED ? 1 : 2);
 }
 
-/* The generated getopt_long arrays match the table, and pgbench's own. */
+/* Whether g's long options are exactly order, in that order. */
+static bool
+long_order_is(const options_getopt *g, const char *const *order)
+{
+	int			n = 0;
+
+	while (order[n] != NULL)
+		n++;
+	if (g->nlong != n)
+		return false;
+	for (int k = 0; k < n; k++)
+		if (strcmp(g->long_options[k].name, order[k]) != 0)
+			return false;
+	return true;
+}
+
+/* Whether g's short-option string is pgbench's (same letters and colons, any order). */
+static bool
+short_options_are(const options_getopt *g, const char *pgbench_shorts)
+{
+	bool		ok = strlen(g->short_options) == strlen(pgbench_shorts);
+
+	for (const char *c = pgbench_shorts; *c != '\0'; c++)
+		if (*c != ':')
+			ok &= short_string_has(g->short_options, *c,
+								   c[1] == ':' ? OPT_ARG_REQUIRED : OPT_ARG_NONE);
+	return ok;
+}
+
+/* The generated getopt_long arrays of mode compat match the table, and pgbench's own. */
 static void
-test_getopt_arrays(void)
+test_getopt_arrays(int compat, const char *pgbench_shorts, const char *const *long_order)
 {
 	options_getopt g;
 	int			ngetopt = 0;
 	size_t		short_len = 0;
 	bool		long_ok = true;
 	bool		short_ok = true;
-	bool		order_ok = true;
 
-	options_getopt_build(&g);
+	options_getopt_build(&g, compat);
 	for (int i = 0; i < options_table_size; i++)
 	{
 		const opt_def *def = &options_table[i];
 		bool		in_long = false;
 
+		if (!options_row_in_compat(def, compat))
+		{
+			/* a row of another mode must not be reachable by its code */
+			if (def->kind == OPT_ROW_GETOPT && def->short_name == 0)
+				long_ok &= options_getopt_lookup(&g, OPT_CODE_BASE + i) == NULL;
+			continue;
+		}
 		for (int k = 0; k < g.nlong; k++)
 			in_long |= g.long_options[k].name != NULL &&
 				def->long_name != NULL && strcmp(g.long_options[k].name, def->long_name) == 0;
@@ -293,27 +413,21 @@ test_getopt_arrays(void)
 
 			long_ok &= o->name != NULL && strcmp(o->name, def->long_name) == 0 &&
 				o->has_arg == (int) def->arg && o->flag == NULL &&
-				options_getopt_lookup(o->val) == def;
+				options_getopt_lookup(&g, o->val) == def;
 		}
 	}
 	short_ok &= strlen(g.short_options) == short_len;
+	tap_diag("mode %d", compat);
 	tap_is_int(g.nlong, ngetopt, "one long option per getopt row");
 	tap_ok(g.long_options[g.nlong].name == NULL, "long options end with {NULL}");
 	tap_ok(long_ok, "long options match the table: name, argument, rank, code");
 	tap_ok(short_ok, "short-option string matches the table, nothing else in it");
 
 	/* pgbench's own arrays, which its messages and abbreviations depend on */
-	short_ok = strlen(g.short_options) == strlen(pgbench_short_options);
-	for (const char *c = pgbench_short_options; *c != '\0'; c++)
-		if (*c != ':')
-			short_ok &= short_string_has(g.short_options, *c,
-										 c[1] == ':' ? OPT_ARG_REQUIRED : OPT_ARG_NONE);
-	tap_ok(short_ok, "short options are pgbench's");
-	order_ok = g.nlong == (int) PGB_LENGTHOF(pgbench_long_order);
-	for (int k = 0; order_ok && k < g.nlong; k++)
-		order_ok = strcmp(g.long_options[k].name, pgbench_long_order[k]) == 0;
-	tap_ok(order_ok, "long options in pgbench's order (getopt's \"ambiguous\" lists)");
-	tap_ok(options_getopt_lookup('?') == NULL, "'?' is getopt's error, not an option");
+	tap_ok(short_options_are(&g, pgbench_shorts), "short options are pgbench's");
+	tap_ok(long_order_is(&g, long_order),
+		   "long options in pgbench's order (getopt's \"ambiguous\" lists)");
+	tap_ok(options_getopt_lookup(&g, '?') == NULL, "'?' is getopt's error, not an option");
 	options_getopt_free(&g);
 }
 
@@ -322,6 +436,7 @@ main(void)
 {
 	setenv("PGDATABASE", "testdb", 1);
 	unsetenv("PGBENCH_RANDOM_SEED");
+	unsetenv("PGBENCH_COMPAT");
 
 	for (size_t i = 0; i < PGB_LENGTHOF(run_cases); i++)
 		test_run_case(&run_cases[i]);
@@ -329,7 +444,11 @@ main(void)
 		test_init_case(&init_cases[i]);
 	test_defines_and_seed();
 	test_exit_codes();
+	test_mode_options();
 	test_table_rows();
-	test_getopt_arrays();
+	test_getopt_arrays(16, short_options_16, long_order_16);
+	test_getopt_arrays(17, short_options_17, long_order_17);
+	test_getopt_arrays(18, short_options_17, long_order_17);
+	test_getopt_arrays(19, short_options_17, long_order_19);
 	return tap_done();
 }
