@@ -152,6 +152,22 @@ my @rows = (
 	  err => "pgbench: invalid option -- 'V'\n$hint" },
 	{ name => '-? not first', args => ['-?'], rc => 1,
 	  err => "pgbench: invalid option -- '?'\n$hint" },
+	# --continue-on-error (PostgreSQL 19) works in 16 mode by its full name
+	# only: pgbench 16's abbreviations and "ambiguous" lists stay as they are
+	{ name => '--c ambiguous as in 16', args => ['--c'], rc => 1,
+	  err => "pgbench: option '--c' is ambiguous; possibilities: '--client' '--connect'\n$hint" },
+	{ name => '--con is --connect', args => ['--con', '-c', 'x'], rc => 1,
+	  err => err('invalid value "x" for option -c/--client') },
+	{ name => '--cont is not an option', args => ['--cont'], rc => 1,
+	  err => "pgbench: unrecognized option '--cont'\n$hint" },
+	{ name => '--continue-on-error accepted', args => ['--continue-on-error', '-c', 'x'],
+	  rc => 1, ours => 1, err => err('invalid value "x" for option -c/--client') },
+	{ name => '--continue-on-error is a benchmarking option', args => ['-i', '--continue-on-error'],
+	  rc => 1, ours => 1,
+	  err => err('some of the specified options cannot be used in initialization (-i) mode') },
+	{ name => '--continue-on-error takes no argument', args => ['--continue-on-error=1'],
+	  rc => 1, ours => 1,
+	  err => "pgbench: option '--continue-on-error' doesn't allow an argument\n$hint" },
 
 	# --help and --version as the first argument
 	{ name => '--help', args => ['--help', 'x', '-c'], first => 1, rc => 0,
