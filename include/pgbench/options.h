@@ -31,7 +31,8 @@ typedef struct pgb_options
 	const char *host;			/* -h or PGHOST, NULL for libpq's default */
 	const char *port;			/* -p or PGPORT */
 	const char *username;		/* -U or PGUSER */
-	const char *dbname;			/* argument or PGDATABASE; may be a conninfo/URI */
+	const char *dbname;			/* -d/--dbname (17+), else the argument, else
+								 * PGDATABASE; may be a conninfo/URI */
 
 	/* initialization */
 	const char *init_steps;		/* -I, default "dtgvp" (after -n / --foreign-keys edits) */
@@ -52,7 +53,7 @@ typedef struct pgb_options
 	int			nclients;		/* -c, default 1 */
 	int			nthreads;		/* -j, default 1 */
 	bool		connect_each;	/* -C */
-	bool		debug;			/* -d */
+	bool		debug;			/* --debug (-d up to 16) */
 	bool		use_log;		/* -l */
 	double		latency_limit_ms;	/* -L, 0 = none */
 	int64_t		latency_limit_us;	/* the same in microseconds */
@@ -73,7 +74,8 @@ typedef struct pgb_options
 	double		sample_rate;	/* --sampling-rate, (0, 1], 0 = log everything */
 	bool		verbose_errors;	/* --verbose-errors */
 	bool		exit_on_abort;	/* --exit-on-abort (PostgreSQL 17) */
-	bool		continue_on_error;	/* --continue-on-error (PostgreSQL 19) */
+	bool		continue_on_error;	/* --continue-on-error (PostgreSQL 19; full
+									 * name only in modes 16-18) */
 
 	/*
 	 * Our extensions, not in pgbench (full names only, so that pgbench's
