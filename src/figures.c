@@ -53,6 +53,7 @@ counts(figures_counts *fc, const stats_data *sd)
 	fc->failed_pct = pct(fc->failed, fc->total);
 	fc->serialization_failures_pct = pct(sd->serialization_failures, fc->total);
 	fc->deadlock_failures_pct = pct(sd->deadlock_failures, fc->total);
+	fc->other_failures_pct = pct(sd->other_failures, fc->total);
 	fc->skipped_pct = pct(sd->skipped, fc->total);
 	fc->retried_pct = pct(sd->retried, fc->total);
 }
@@ -64,6 +65,7 @@ settings(report_figures *f, const report_input *in)
 {
 	const run_config *cfg = in->cfg;
 
+	f->compat = cfg->compat;
 	f->transaction_type = cfg->scripts->nscripts == 1 ? cfg->scripts->scripts[0].desc
 		: "multiple scripts";
 	f->scale = in->scale;
@@ -102,7 +104,9 @@ totals(report_figures *f, const report_input *in)
 	int64_t		all = stats_data_transactions(total);
 
 	counts(&f->counts, total);
-	f->ran = total->cnt + total->skipped > 0;
+	/* 18 stops the report only when nothing at all was accounted */
+	f->failures_shown = cfg->compat < 18 || all > 0;
+	f->ran = cfg->compat < 18 ? total->cnt + total->skipped > 0 : all > 0;
 	f->duration_s = 0.000001 * (double) in->bench_duration;
 	f->tps = (double) total->cnt / f->duration_s;
 	f->expected = cfg->nxacts * cfg->nclients;
@@ -174,6 +178,7 @@ scripts(report_figures *f, const report_input *in)
 		fs->weight_pct = 100.0 * s->weight / (double) cfg->scripts->total_weight;
 		counts(&fs->counts, sd);
 		fs->processed_pct = 100.0 * (double) sd->cnt / (double) sr->total.cnt;
+		fs->total_pct = 100.0 * (double) fs->counts.total / (double) f->counts.total;
 		fs->tps = (double) sd->cnt / f->duration_s;
 		latency(&fs->latency, &sd->latency, h, cfg);
 		if (cfg->per_command && !commands(fs, in, i))

@@ -1,7 +1,7 @@
 /*
  * report.c — the final report: the lines, their order and their number
- * formats as pgbench 16 prints them, from the figures computed once
- * (figures.h).
+ * formats as pgbench 16 prints them, or 18 and 19 in those modes, from the
+ * figures computed once (figures.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +95,9 @@ print_failures(FILE *out, const char *prefix, const report_figures *f,
 						 fc->serialization_failures, fc->serialization_failures_pct);
 		print_count_line(out, prefix, "number of deadlock failures",
 						 fc->deadlock_failures, fc->deadlock_failures_pct);
+		if (f->compat >= 19)
+			print_count_line(out, prefix, "number of other failures",
+							 fc->other_failures, fc->other_failures_pct);
 	}
 	if (f->retries_shown)
 	{
@@ -147,25 +150,57 @@ print_latency_and_tps(FILE *out, const report_figures *f)
 	}
 }
 
+/* pgbench 16's (and 17's) block: successful count, share of all successes */
 static void
-print_script_stats(FILE *out, const report_figures *f, int i)
+print_script_counts_16(FILE *out, const report_figures *f, const figures_script *fs)
 {
-	const figures_script *fs = &f->scripts[i];
 	char		b1[64],
-				b2[64],
-				b3[64];
+				b2[64];
 
-	/* pgbench 15/16's layout: successful count, share of all successes */
-	fprintf(out, "SQL script %d: %s\n", i + 1, fs->name);
-	fprintf(out, " - weight: %d (targets %s%% of total)\n", fs->weight,
-			report_num(b1, sizeof(b1), "%.1f", fs->weight_pct));
 	fprintf(out, " - %" PRId64 " transactions (%s%% of total, tps = %s)\n", fs->counts.cnt,
-			report_num(b2, sizeof(b2), "%.1f", fs->processed_pct),
-			report_num(b3, sizeof(b3), "%f", fs->tps));
+			report_num(b1, sizeof(b1), "%.1f", fs->processed_pct),
+			report_num(b2, sizeof(b2), "%f", fs->tps));
 	print_failures(out, " - ", f, &fs->counts);
 	if (f->throttled && f->latency_limited && fs->counts.total > 0)
 		print_count_line(out, " - ", "number of transactions skipped", fs->counts.skipped,
 						 fs->counts.skipped_pct);
+}
+
+/*
+ * pgbench 18's block: every transaction of the script and its share of
+ * all, then, when it has any, the successful ones and the other counts.
+ */
+static void
+print_script_counts_18(FILE *out, const report_figures *f, const figures_script *fs)
+{
+	char		b1[64],
+				b2[64];
+
+	fprintf(out, " - %" PRId64 " transactions (%s%% of total)\n", fs->counts.total,
+			report_num(b1, sizeof(b1), "%.1f", fs->total_pct));
+	if (fs->counts.total <= 0)
+		return;
+	fprintf(out, " - number of transactions actually processed: %" PRId64 " (tps = %s)\n",
+			fs->counts.cnt, report_num(b2, sizeof(b2), "%f", fs->tps));
+	print_failures(out, " - ", f, &fs->counts);
+	if (f->throttled && f->latency_limited)
+		print_count_line(out, " - ", "number of transactions skipped", fs->counts.skipped,
+						 fs->counts.skipped_pct);
+}
+
+static void
+print_script_stats(FILE *out, const report_figures *f, int i)
+{
+	const figures_script *fs = &f->scripts[i];
+	char		b[64];
+
+	fprintf(out, "SQL script %d: %s\n", i + 1, fs->name);
+	fprintf(out, " - weight: %d (targets %s%% of total)\n", fs->weight,
+			report_num(b, sizeof(b), "%.1f", fs->weight_pct));
+	if (f->compat >= 18)
+		print_script_counts_18(out, f, fs);
+	else
+		print_script_counts_16(out, f, fs);
 	print_series(out, " - latency", &fs->latency.series);
 	print_percentiles(out, " - latency", f, &fs->latency);
 }
@@ -175,19 +210,23 @@ print_command_stats(FILE *out, const report_figures *f, int i)
 {
 	const figures_script *fs = &f->scripts[i];
 
+	/* 18 narrowed the gaps after the counts to one space */
+	const char *gap = f->compat >= 18 ? " " : "  ";
+
 	fprintf(out, "%sstatement latencies in milliseconds%s:\n",
 			f->per_script ? " - " : "",
 			f->retries_shown ? ", failures and retries" : " and failures");
+
 	for (int j = 0; j < fs->ncommands; j++)
 	{
 		const figures_command *fc = &fs->commands[j];
 
 		if (f->retries_shown)
-			fprintf(out, "   %11.3f  %10" PRId64 "  %10" PRId64 "  %s\n",
-					fc->column_ms, fc->failures, fc->retries, fc->line);
+			fprintf(out, "   %11.3f  %10" PRId64 "%s%10" PRId64 "%s%s\n",
+					fc->column_ms, fc->failures, gap, fc->retries, gap, fc->line);
 		else
-			fprintf(out, "   %11.3f  %10" PRId64 "  %s\n",
-					fc->column_ms, fc->failures, fc->line);
+			fprintf(out, "   %11.3f  %10" PRId64 "%s%s\n",
+					fc->column_ms, fc->failures, gap, fc->line);
 	}
 }
 
@@ -195,7 +234,8 @@ void
 report_print(FILE *out, const report_figures *f)
 {
 	print_parameters(out, f);
-	print_failures(out, "", f, &f->counts);
+	if (f->failures_shown)
+		print_failures(out, "", f, &f->counts);
 
 	/* nothing ran: the remaining figures would be meaningless */
 	if (!f->ran)

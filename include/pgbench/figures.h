@@ -71,6 +71,7 @@ typedef struct figures_counts
 	double		failed_pct;		/* of total (NaN when total is 0) */
 	double		serialization_failures_pct;
 	double		deadlock_failures_pct;
+	double		other_failures_pct;
 	double		skipped_pct;
 	double		retried_pct;
 } figures_counts;
@@ -92,7 +93,9 @@ typedef struct figures_script
 	int			weight;
 	double		weight_pct;		/* of the total weight */
 	figures_counts counts;		/* its own (several scripts), else the run's */
-	double		processed_pct;	/* its successes among all successes */
+	double		processed_pct;	/* its successes among all successes (up to 17) */
+	double		total_pct;		/* its transactions, every outcome, among all
+								 * transactions (18 and later) */
 	double		tps;			/* its successes per second */
 	figures_latency latency;	/* percentiles from its own histogram, or the
 								 * run's when it is the only script */
@@ -104,6 +107,8 @@ typedef struct figures_script
 typedef struct report_figures
 {
 	/* the settings, as the report shows them */
+	int			compat;			/* the PostgreSQL major whose layout the text
+								 * follows (run_config.compat, 16..19) */
 	const char *transaction_type;	/* the script's name or "multiple scripts" */
 	int			scale;
 	const char *partition_method;	/* "range", "hash"; NULL when none */
@@ -130,8 +135,13 @@ typedef struct report_figures
 	bool		aborted;		/* some client did not finish */
 
 	/* the run */
-	bool		ran;			/* a transaction succeeded or was skipped: the
-								 * text report goes past the failure lines */
+	bool		failures_shown; /* the text report prints the failure lines:
+								 * always up to 17; from 18 only when some
+								 * transaction was accounted */
+	bool		ran;			/* the text report goes past the failure
+								 * lines: up to 17 when a transaction
+								 * succeeded or was skipped, from 18 when any
+								 * was accounted (all failed included) */
 	double		duration_s;		/* benchmarking time */
 	double		tps;			/* successes per second */
 	figures_counts counts;

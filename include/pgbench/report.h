@@ -2,7 +2,9 @@
  * report.h — the final report of a benchmark run, printed on stdout with
  * the lines of pgbench 16: test parameters, transaction counts, latency,
  * connection time and tps, then per-script and per-command figures (-r,
- * several scripts).  Our --percentiles adds "latency pN = X ms" lines
+ * several scripts).  In compatibility modes 18 and 19 (report_figures.compat)
+ * the lines of those versions: 18's per-script block, -r spacing and early
+ * stop, 19's "other failures" lines (doc/report.md has the list).  Our --percentiles adds "latency pN = X ms" lines
  * after the latency lines (overall and per script); --report-json writes
  * the same figures as one JSON document (report_json.c, doc/report-json.md).
  *

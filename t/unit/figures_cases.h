@@ -54,6 +54,8 @@ typedef struct fc_case
 	int			skip_every;		/* k % n == 1: skipped (0: never) */
 	int			ser_every;		/* k % n == 2: serialization failure */
 	int			dead_every;		/* k % n == 3: deadlock failure */
+	int			other_every;	/* k % n == 1 % n: other failure, as
+								 * --continue-on-error counts it */
 	int			retry_every;	/* k % n == 0: 2 + k % 3 tries */
 	pg_time_usec_t bench_duration;
 	pg_time_usec_t conn_elapsed;
@@ -126,6 +128,23 @@ static const fc_case FC_CASES[] = {
 		},
 		.ntx = 1500, .bench_duration = 3000002, .conn_elapsed = 12000,
 	},
+	/* -f bad.sql -t 3 -c 2 --continue-on-error --failures-detailed -r */
+	{
+		.name = "other_all_failed", .nclients = 2, .nthreads = 1, .nxacts = 3, .max_tries = 1,
+		.failures_detailed = true, .per_command = true, .scale = 1, .nscripts = 1,
+		.scripts = {{"bad.sql", "select 1/0;\n", 1}},
+		.ntx = 6, .other_every = 1, .bench_duration = 5432, .conn_elapsed = 1234,
+	},
+	/* -f one.sql@1 -f bad.sql@1 -t 20 -c 2 --continue-on-error --max-tries=2 --failures-detailed -r */
+	{
+		.name = "other_scripts", .nclients = 2, .nthreads = 1, .nxacts = 20, .max_tries = 2,
+		.failures_detailed = true, .per_command = true, .scale = 1, .nscripts = 2,
+		.scripts = {
+			{"one.sql", "select 1;\n", 1},
+			{"bad.sql", "select 1/0;\n", 1},
+		},
+		.ntx = 40, .other_every = 2, .bench_duration = 23456, .conn_elapsed = 2100,
+	},
 };
 
 /* Outcome and tries of transaction k of case c. */
@@ -139,6 +158,8 @@ fc_outcome(const fc_case *c, int k, uint32_t *tries)
 		return STATS_SERIALIZATION_FAILURE;
 	if (c->dead_every > 0 && k % c->dead_every == 3)
 		return STATS_DEADLOCK_FAILURE;
+	if (c->other_every > 0 && k % c->other_every == 1 % c->other_every)
+		return STATS_OTHER_FAILURE;
 	return STATS_SUCCESS;
 }
 
