@@ -49,6 +49,7 @@ sub results
 		# what varies from run to run: seeds, pids, paths, counts of a timed run
 		$desc =~ s{/tmp/pg-tap-suite\.\w+/(?:ours|reference)/}{}g;
 		$desc =~ s/\(got \d+ vs expected (\d+)\)/(expected $1)/;
+		$desc =~ s/(_log_\d+)\.\d+/$1.PID/;
 		$desc =~ s/\d{4,}/N/g;
 		$desc =~ s/^(transaction count for .*) \(\d+\)$/$1 (N)/;
 		my $key = "$file: $desc";
