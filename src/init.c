@@ -4,8 +4,14 @@
  *
  * The SQL text matches pgbench's statement for statement, because a failed
  * statement is shown to the user ("Query was: ...").  Client-side data goes
- * through init_copy.c, all three tables by COPY as pgbench 16 does.  This
- * is start-up code: it prints its own messages and returns the exit code.
+ * through init_copy.c, all three tables by COPY.  This is start-up code: it
+ * prints its own messages and returns the exit code.
+ *
+ * Compatibility (opts->compat): from 17 each table's COPY asks the server
+ * whether the table is an ordinary one (FREEZE only then) and has its own
+ * progress lines, which name the table; a terminal's line is blanked out
+ * at the end instead of left with a newline.  From 18 a progress line
+ * shorter than the one before is padded with blanks.
  */
 #include <errno.h>
 #include <math.h>
@@ -325,18 +331,31 @@ typedef struct init_progress
 	bool		quiet;
 	char		eol;			/* '\r' keeps a terminal on one line */
 	int			log_interval;	/* -q: next report after this many intervals */
+	const char *table;			/* named in the line from 17 on; NULL: 16's line */
+	bool		pad;			/* 18 on: blank out what a longer line left */
+	int			chars;			/* length of the last line, without its eol */
+	int			prev_chars;
 } init_progress;
 
 static void
-init_print_progress(const init_progress *prog, int64_t done, double elapsed)
+init_print_progress(init_progress *prog, int64_t done, double elapsed)
 {
 	double		remaining = (double) (prog->total - done) * elapsed / (double) done;
+	int			percent = (int) (done * 100 / prog->total);
 
-	fprintf(stderr, "%" PRId64 " of %" PRId64 " tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)%c",
-			done, prog->total, (int) (done * 100 / prog->total), elapsed, remaining,
-			prog->eol);
+	if (prog->table == NULL)
+		prog->chars = fprintf(stderr, "%" PRId64 " of %" PRId64 " tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)",
+							  done, prog->total, percent, elapsed, remaining);
+	else
+		prog->chars = fprintf(stderr, "%" PRId64 " of %" PRId64 " tuples (%d%%) of %s done (elapsed %.2f s, remaining %.2f s)",
+							  done, prog->total, percent, prog->table, elapsed, remaining);
+	if (prog->pad && prog->prev_chars > prog->chars)
+		fprintf(stderr, "%*c", prog->prev_chars - prog->chars, ' ');
+	fputc(prog->eol, stderr);
+	prog->prev_chars = prog->chars;
 }
 
+/* Called by icopy after each batch: pgbench's checks every 100000 rows, or under -q every 100. */
 static void
 init_on_progress(void *arg, int64_t done)
 {
@@ -349,6 +368,8 @@ init_on_progress(void *arg, int64_t done)
 			init_print_progress(prog, done, (double) (pgb_time_now() - prog->start) / 1e6);
 		return;
 	}
+	if (done % 100 != 0)
+		return;
 	elapsed = (double) (pgb_time_now() - prog->start) / 1e6;
 	if (done == prog->total || elapsed >= prog->log_interval * INIT_QUIET_INTERVAL_SEC)
 	{
@@ -377,19 +398,27 @@ init_copy_table(init_ctx *ctx, icopy_request *req)
 	return false;
 }
 
+/*
+ * Loads one table with progress lines.  Up to 16 only pgbench_accounts goes
+ * through here and a terminal's line ends with a newline; from 17 on every
+ * table does, the line names the table and is blanked out at the end.
+ */
 static bool
-init_copy_accounts(init_ctx *ctx, bool freeze)
+init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 {
 	const pgb_options *opts = ctx->opts;
+	bool		named = opts->compat >= 17;
 	init_progress prog = {
-		.total = (int64_t) ICOPY_ACCOUNTS_PER_SCALE * opts->scale,
+		.total = icopy_rows_per_scale(table) * opts->scale,
 		.quiet = opts->quiet,
 		.eol = isatty(fileno(stderr)) ? '\r' : '\n',
 		.log_interval = 1,
+		.table = named ? icopy_table_name(table) : NULL,
+		.pad = opts->compat >= 18,
 	};
 	icopy_request req = {
-		.table = ICOPY_ACCOUNTS,
-		.freeze = freeze && opts->partitions == 0,
+		.table = table,
+		.freeze = freeze,
 		.progress_every = 100000,
 		.progress = init_on_progress,
 		.progress_arg = &prog,
@@ -405,13 +434,55 @@ init_copy_accounts(init_ctx *ctx, bool freeze)
 	}
 	prog.start = pgb_time_now();
 	ok = icopy_send_rows(&req, errbuf, sizeof(errbuf));
-	/* leave the terminal's progress line before anything else is printed */
-	if (ok && prog.eol != '\n')
+	/* leave (16) or blank out (17) the terminal's progress line */
+	if (ok && prog.eol != '\n' && !named)
 		fputc('\n', stderr);
+	else if (ok && prog.eol != '\n' && prog.chars != 0)
+		fprintf(stderr, "%*c\r", prog.chars, ' ');
 	ok = ok && icopy_finish(&req, errbuf, sizeof(errbuf));
 	if (!ok)
 		diag_error("%s", errbuf);
 	return ok;
+}
+
+/*
+ * 17 on: whether the table is an ordinary one (COPY FREEZE works), asked
+ * of the server as pgbench does.  False after printing a failed query.
+ */
+static bool
+init_relkind_plain(init_ctx *ctx, const char *table, bool *plain)
+{
+	static const char sql[] =
+		"SELECT relkind FROM pg_catalog.pg_class WHERE oid=$1::pg_catalog.regclass";
+	const char *params[1] = {table};
+	PGresult   *res = PQexecParams(ctx->conn, sql, 1, NULL, params, NULL, NULL, 0);
+	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+
+	if (ok)
+		*plain = PQntuples(res) > 0 && PQgetvalue(res, 0, 0)[0] == 'r';
+	PQclear(res);
+	if (!ok)
+		init_report_query_failure(ctx->conn, sql);
+	return ok;
+}
+
+/* 17 on: every table by COPY with progress, FREEZE where the table allows. */
+static bool
+init_generate_tables_17(init_ctx *ctx, bool server_freeze)
+{
+	static const icopy_table order[] = {ICOPY_BRANCHES, ICOPY_TELLERS, ICOPY_ACCOUNTS};
+
+	for (size_t i = 0; i < PGB_LENGTHOF(order); i++)
+	{
+		bool		plain = false;
+
+		if (server_freeze &&
+			!init_relkind_plain(ctx, icopy_table_name(order[i]), &plain))
+			return false;
+		if (!init_copy_tracked(ctx, order[i], server_freeze && plain))
+			return false;
+	}
+	return true;
 }
 
 static bool
@@ -423,11 +494,13 @@ step_generate_client(init_ctx *ctx)
 	icopy_request tellers = {.table = ICOPY_TELLERS, .freeze = freeze};
 
 	fprintf(stderr, "generating data (client-side)...\n");
-	return init_exec(ctx, "begin") &&
-		init_exec(ctx, init_truncate_sql) &&
-		init_copy_table(ctx, &branches) &&
+	if (!init_exec(ctx, "begin") || !init_exec(ctx, init_truncate_sql))
+		return false;
+	if (ctx->opts->compat >= 17)
+		return init_generate_tables_17(ctx, freeze) && init_exec(ctx, "commit");
+	return init_copy_table(ctx, &branches) &&
 		init_copy_table(ctx, &tellers) &&
-		init_copy_accounts(ctx, freeze) &&
+		init_copy_tracked(ctx, ICOPY_ACCOUNTS, freeze && ctx->opts->partitions == 0) &&
 		init_exec(ctx, "commit");
 }
 

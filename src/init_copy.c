@@ -132,8 +132,8 @@ format_small_rows(char *dst, icopy_table table, int64_t first_id, int64_t nrows)
 	return (size_t) (p - dst);
 }
 
-static const char *
-table_name(icopy_table table)
+const char *
+icopy_table_name(icopy_table table)
 {
 	switch (table)
 	{
@@ -147,8 +147,8 @@ table_name(icopy_table table)
 	return "pgbench_accounts";
 }
 
-static int64_t
-rows_per_scale(icopy_table table)
+int64_t
+icopy_rows_per_scale(icopy_table table)
 {
 	switch (table)
 	{
@@ -209,7 +209,7 @@ icopy_start(const icopy_request *req, char *errbuf, size_t errlen)
 	PGresult   *res;
 	bool		ok;
 
-	snprintf(sql, sizeof(sql), "copy %s from stdin%s", table_name(req->table),
+	snprintf(sql, sizeof(sql), "copy %s from stdin%s", icopy_table_name(req->table),
 			 req->freeze ? " with (freeze on)" : "");
 	res = PQexec(req->conn, sql);
 	ok = PQresultStatus(res) == PGRES_COPY_IN;
@@ -222,7 +222,7 @@ icopy_start(const icopy_request *req, char *errbuf, size_t errlen)
 bool
 icopy_send_rows(const icopy_request *req, char *errbuf, size_t errlen)
 {
-	int64_t		total = rows_per_scale(req->table) * req->scale;
+	int64_t		total = icopy_rows_per_scale(req->table) * req->scale;
 	int64_t		done = 0;
 	char	   *buf = malloc(ICOPY_BUFFER_SIZE + ICOPY_SLACK);
 

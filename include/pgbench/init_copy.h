@@ -30,6 +30,12 @@ typedef enum icopy_table
 	ICOPY_ACCOUNTS,
 } icopy_table;
 
+/* The table's name ("pgbench_accounts" ...), a static string. */
+const char *icopy_table_name(icopy_table table);
+
+/* Rows the table gets per scale unit (1, 10 or 100000). */
+int64_t		icopy_rows_per_scale(icopy_table table);
+
 /*
  * Called after each batch with the number of rows formatted so far.  Batches
  * end on every multiple of `progress_every` rows, and are always a multiple
