@@ -56,6 +56,8 @@ client_free(client *c)
 	client_disconnect(c);
 	PQclear(c->gset_last);
 	c->gset_last = NULL;
+	PQclear(c->error_res);
+	c->error_res = NULL;
 	var_store_free(&c->vars);
 	free(c->prepared);
 	free(c->sql_buf);
@@ -236,6 +238,8 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 		case CSTATE_FINISHED:
 			PQclear(c->gset_last);
 			c->gset_last = NULL;
+			PQclear(c->error_res);
+			c->error_res = NULL;
 			client_disconnect(c);
 			*yield = true;
 			return c->state;

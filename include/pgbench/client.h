@@ -78,8 +78,9 @@ typedef enum client_state
 	/*
 	 * Read the results of the SQL command (or, after \endpipeline, of the
 	 * whole pipeline up to its sync), storing \gset / \aset variables.
-	 * Next: END_COMMAND; ERROR on a serialization or deadlock failure;
-	 * ABORTED on any other error.
+	 * Next: END_COMMAND; ERROR on a serialization or deadlock failure, or
+	 * under --continue-on-error on any SQL error while the connection
+	 * lives; ABORTED on any other error.
 	 */
 	CSTATE_WAIT_RESULT,
 
@@ -93,8 +94,9 @@ typedef enum client_state
 	CSTATE_END_COMMAND,
 
 	/*
-	 * A serialization or deadlock failure: leave any pipeline and roll an
-	 * open transaction block back.  Next: WAIT_ROLLBACK, RETRY or FAILURE
+	 * A serialization or deadlock failure (or, under --continue-on-error,
+	 * another SQL error): leave any pipeline and roll an open transaction
+	 * block back.  Next: WAIT_ROLLBACK, RETRY or FAILURE
 	 * (or FINISHED on -T, ABORTED if the connection is gone).
 	 */
 	CSTATE_ERROR,
@@ -188,6 +190,12 @@ typedef struct client
 	int64_t		cnt;			/* transactions accounted (any outcome), for -t */
 	uint32_t	tries;			/* tries of the current transaction */
 	retry_error error;			/* error of the current try (retry.h) */
+	PGresult   *error_res;		/* --continue-on-error: the other SQL error
+								 * of the current try, held until the
+								 * command's results are drained (then the
+								 * client goes on, or aborts with it if the
+								 * connection is lost) */
+	int			error_query;	/* query number of error_res in its command */
 
 	bool	   *prepared;		/* per flattened command: prepared on conn */
 	char	   *sql_buf;		/* simple-mode text, reused */
