@@ -115,10 +115,10 @@ typedef enum client_state
 
 	/*
 	 * Account the transaction, check that no transaction block is left
-	 * open, close the connection under -C.  Next: CHOOSE_SCRIPT (at most
-	 * one more transaction in the same call, so a script of meta-commands
-	 * cannot starve the thread), FINISHED once -t or -T is done, ABORTED
-	 * on an open block.
+	 * open, close the connection under -C.  Next: CHOOSE_SCRIPT (the
+	 * thread's other clients run first, as in pgbench, except where that
+	 * cannot be seen: client_advance says when), FINISHED once -t or -T
+	 * is done, ABORTED on an open block.
 	 */
 	CSTATE_END_TX,
 
