@@ -252,33 +252,44 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
  * pgbench returns to its thread loop after every finished transaction, so
  * the thread's other clients run before this one begins the next.  Doing
  * the same always costs about 3% of the instructions of a SELECT 1 run
- * (-M prepared -c 8: 4560 -> 4700 per transaction), so the client goes
+ * (-M prepared -c 8: 4560 -> 4720 per transaction), so the client goes
  * straight on where that cannot change what anyone sees:
  *
  *  - never under -d, whose trace would show the next transaction begin
  *    before the other clients' lines of the same pass;
  *  - never under -R, whose schedule may log skipped transactions (-L);
- *  - only into a transaction whose first command is SQL: up to its send
- *    nothing is printed or logged, and its end needs the server, so a
- *    later pass.  The script choice draws from the thread's stream in the
- *    order pgbench would: clients that end a transaction in one pass draw
- *    in client order, pgbench in the next pass, we in this one.
- *
- * A transaction starting with a meta-command yields before it (the client
- * stays runnable), so scripts of meta-commands alone alternate between
- * clients, their -l lines and output exactly as pgbench's.
+ *  - only when every script begins with SQL: up to the send nothing is
+ *    printed or logged, and the transaction's end needs the server, so a
+ *    later pass.  The script choice (several scripts) then draws from the
+ *    thread's stream in pgbench's order too: apart from the first pass,
+ *    where every client draws once and none can finish a transaction,
+ *    clients draw only right after finishing one, so the draws of the
+ *    clients that finished in one pass come in client order, in that pass
+ *    here and in the next one in pgbench, with no other draw in between.
+ *    A script beginning with a meta-command could finish in the pass it
+ *    began in, and its next draw would come before other clients' draws
+ *    of that pass.
  */
-static bool
-may_go_straight_on(const run_config *cfg)
+bool
+client_may_go_straight_on(const run_config *cfg)
 {
-	return !cfg->debug && cfg->throttle_delay <= 0;
+	const script_set *set = cfg->scripts;
+
+	if (cfg->debug || cfg->throttle_delay > 0)
+		return false;
+	for (int i = 0; i < set->nscripts; i++)
+	{
+		const script *s = &set->scripts[i];
+
+		if (s->ncommands == 0 || s->commands[0]->type != SQL_COMMAND)
+			return false;
+	}
+	return true;
 }
 
 void
 client_advance(client *c, client_env *env, pg_time_usec_t *now)
 {
-	bool		began_another = false;	/* went on past an END_TX */
-
 	for (;;)
 	{
 		bool		yield = false;
@@ -287,20 +298,8 @@ client_advance(client *c, client_env *env, pg_time_usec_t *now)
 		c->state = client_step(c, env, now, &yield);
 		if (yield)
 			return;
-
-		if (from == CSTATE_END_TX && c->state == CSTATE_CHOOSE_SCRIPT)
-		{
-			if (!may_go_straight_on(env->cfg))
-				return;
-			began_another = true;
-		}
-		else if (began_another && from == CSTATE_START_TX &&
-				 c->state == CSTATE_START_COMMAND)
-		{
-			const command *first = client_current_command(c, env->cfg);
-
-			if (first == NULL || first->type != SQL_COMMAND)
-				return;
-		}
+		if (from == CSTATE_END_TX && c->state == CSTATE_CHOOSE_SCRIPT &&
+			!env->straight_on)
+			return;
 	}
 }

@@ -154,6 +154,7 @@ typedef struct client_env
 	pg_time_usec_t throttle_trigger;	/* last scheduled start under -R */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
+	bool		straight_on;	/* client_may_go_straight_on(cfg), set once */
 	tx_sink		sink;			/* the thread's stats, log, progress */
 	client_failure failure;		/* why the client just advanced aborted */
 } client_env;
@@ -240,6 +241,14 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
  * reported, e.g. a -T ending); the caller reports and clears it.
  */
 void		client_advance(client *c, client_env *env, pg_time_usec_t *now);
+
+/*
+ * Whether a client may begin its next transaction at once, in the same
+ * call, instead of letting the thread's other clients run first as
+ * pgbench does: only where nothing observable can tell (client.c says
+ * why).  The thread computes it once into client_env.straight_on.
+ */
+bool		client_may_go_straight_on(const run_config *cfg);
 
 /* Close the connection, if any. */
 void		client_disconnect(client *c);
