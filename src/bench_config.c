@@ -54,6 +54,7 @@ build_log_config(run_config *cfg, const pgb_options *opts, int pid)
 		.latency_limit = opts->latency_limit_us > 0,
 		.retries = opts->max_tries != 1,
 		.failures_detailed = opts->failures_detailed,
+		.other_failures = opts->compat >= 19,
 	};
 }
 

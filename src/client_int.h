@@ -63,6 +63,9 @@ client_state client_send_failed(const client *c, client_env *env, const command 
 client_state client_wait_result(client *c, client_env *env);
 client_state client_wait_prepare(client *c, client_env *env);
 
+/* Abort with the held --continue-on-error error (c->error_res), freed. */
+client_state client_held_error_abort(client *c, client_env *env);
+
 /*
  * Next result without blocking (see client_result.c).  waiting is the
  * state to stay in while libpq lacks a whole result.

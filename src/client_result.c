@@ -26,7 +26,9 @@ client_next_result(client *c, client_env *env, client_state waiting, bool *fresh
 		*fresh = false;
 		if (!PQconsumeInput(c->conn))
 		{
-			if (waiting == CSTATE_WAIT_ROLLBACK)
+			if (c->error_res != NULL)
+				*next = client_held_error_abort(c, env);
+			else if (waiting == CSTATE_WAIT_ROLLBACK)
 				*next = client_abort(c, env, FAILURE_WHILE,
 									 "rolling back the transaction after an error; %s",
 									 "perhaps the backend died while processing");
@@ -85,14 +87,60 @@ store_row(client *c, client_env *env, const command *cmd, const PGresult *res,
 	return true;
 }
 
+/* Abort with an SQL error result, as pgbench's abort line shows it. */
+static client_state
+abort_sql(const client *c, client_env *env, const PGresult *res, int query)
+{
+	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+	client_abort(c, env, FAILURE_SQL, "%s", PQresultErrorMessage(res));
+	env->failure.query = query;
+	snprintf(env->failure.sqlstate, sizeof(env->failure.sqlstate), "%s",
+			 state != NULL ? state : "");
+	return CSTATE_ABORTED;
+}
+
+client_state
+client_held_error_abort(client *c, client_env *env)
+{
+	abort_sql(c, env, c->error_res, c->error_query);
+	PQclear(c->error_res);
+	c->error_res = NULL;
+	return CSTATE_ABORTED;
+}
+
+/*
+ * The command's results are drained after an error the error path
+ * handles.  A held --continue-on-error error aborts the client if the
+ * connection was lost meanwhile (pgbench 19 looks at the connection
+ * before it decides); else it is reported under --verbose-errors now.
+ */
+static client_state
+error_found(client *c, client_env *env)
+{
+	if (c->error_res == NULL)
+		return CSTATE_ERROR;
+	if (PQstatus(c->conn) == CONNECTION_BAD)
+		return client_held_error_abort(c, env);
+	if (env->cfg->retry.verbose_errors)
+		retry_report_error(c->id, c->command, c->script,
+						   PQresultErrorMessage(c->error_res));
+	PQclear(c->error_res);
+	c->error_res = NULL;
+	return CSTATE_ERROR;
+}
+
 /*
  * Handle one result of the current command.  Returns false when the
  * client aborts (env->failure says why); sets c->error (and returns true)
- * for a failure the error path handles.
+ * for a failure the error path handles.  *resp stays the caller's to free,
+ * unless this keeps it (c->error_res), then it is set to NULL.
  */
 static bool
-handle_result(client *c, client_env *env, const command *cmd, PGresult *res)
+handle_result(client *c, client_env *env, const command *cmd, PGresult **resp)
 {
+	PGresult   *res = *resp;
+
 	switch (PQresultStatus(res))
 	{
 		case PGRES_COMMAND_OK:
@@ -118,16 +166,18 @@ handle_result(client *c, client_env *env, const command *cmd, PGresult *res)
 									   PQresultErrorMessage(res));
 				return true;
 			}
+			if (retry_error_is_handled(c->error, env->cfg->continue_on_error))
+			{
+				/* judged once the rest is drained: the connection may be gone */
+				c->error_res = res;
+				c->error_query = c->qrynum;
+				*resp = NULL;
+				return true;
+			}
 			/* FALLTHROUGH */
 		default:
-			{
-				const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-
-				client_abort(c, env, FAILURE_SQL, "%s", PQresultErrorMessage(res));
-				snprintf(env->failure.sqlstate, sizeof(env->failure.sqlstate), "%s",
-						 state != NULL ? state : "");
-				return false;
-			}
+			abort_sql(c, env, res, c->qrynum);
+			return false;
 	}
 }
 
@@ -167,7 +217,7 @@ take_command_result(client *c, client_env *env, const command *cmd, PGresult *re
 		PQclear(c->gset_last);
 		c->gset_last = NULL;
 	}
-	if (!handle_result(c, env, cmd, res))
+	if (!handle_result(c, env, cmd, &res))
 	{
 		PQclear(res);
 		return false;
@@ -175,6 +225,8 @@ take_command_result(client *c, client_env *env, const command *cmd, PGresult *re
 	c->qrynum++;
 	if (cmd->meta == META_GSET && c->error == RETRY_ERROR_NONE)
 		c->gset_last = res;
+	else if (res == NULL)
+		return true;			/* held as c->error_res */
 	else
 		PQclear(res);
 	return true;
@@ -187,7 +239,7 @@ command_results_done(client *c, client_env *env, const command *cmd)
 	bool		ok;
 
 	if (c->error != RETRY_ERROR_NONE)
-		return CSTATE_ERROR;
+		return error_found(c, env);
 	if (c->qrynum == 0)
 		return client_abort(c, env, FAILURE_NO_RESULTS, "no results");
 	if (cmd->meta != META_GSET)
@@ -218,12 +270,12 @@ read_command_results(client *c, client_env *env, const command *cmd)
 
 /* The sync closing the pipeline has come: leave pipeline mode. */
 static client_state
-end_pipeline(client *c)
+end_pipeline(client *c, client_env *env)
 {
 	if (PQexitPipelineMode(c->conn) != 1)
 		diag_error("client %d failed to exit pipeline mode: %s", c->id,
 				   PQerrorMessage(c->conn));
-	return c->error != RETRY_ERROR_NONE ? CSTATE_ERROR : CSTATE_END_COMMAND;
+	return c->error != RETRY_ERROR_NONE ? error_found(c, env) : CSTATE_END_COMMAND;
 }
 
 /*
@@ -256,7 +308,7 @@ read_pipeline_results(client *c, client_env *env, const command *cmd)
 			client_trace(env, "client %d pipeline ending", c->id);
 			if (--c->num_syncs > 0)
 				continue;
-			return end_pipeline(c);
+			return end_pipeline(c, env);
 		}
 		/* after a failure the server skips the rest: nothing to handle */
 		if (c->error != RETRY_ERROR_NONE || status == PGRES_PIPELINE_ABORTED)
@@ -264,7 +316,7 @@ read_pipeline_results(client *c, client_env *env, const command *cmd)
 			PQclear(res);
 			continue;
 		}
-		ok = handle_result(c, env, cmd, res);
+		ok = handle_result(c, env, cmd, &res);
 		PQclear(res);
 		if (!ok)
 			return CSTATE_ABORTED;

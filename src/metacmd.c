@@ -59,8 +59,26 @@ evaluate(const metacmd_env *env, const command *cmd, metacmd_outcome *out,
 	env->ectx->command_number = env->command + 1;
 	if (expr_evaluate(env->ectx, cmd->expr, result))
 		return true;
-	meta_cause(out, "%s", env->ectx->error);
+	/* an empty or NULL string value fails without a word, as in pgbench */
+	if (env->ectx->error[0] != '\0')
+		meta_cause(out, "%s", env->ectx->error);
 	meta_failed(env, out, cmd->argv[0], "evaluation of meta-command failed");
+	return false;
+}
+
+/*
+ * The target of \set or \setshell must be a valid name.  Scripts accept
+ * any word there; pgbench checks it when it first assigns, at run time,
+ * after the value was computed: "CONTEXT: invalid variable name: ...".
+ */
+static bool
+check_target(const command *cmd, const char *context, metacmd_outcome *out)
+{
+	const char *name = cmd->argv[1];
+
+	if (PGB_LIKELY(var_name_is_valid(name, strlen(name))))
+		return true;
+	meta_cause(out, "%s: invalid variable name: \"%s\"", context, name);
 	return false;
 }
 
@@ -260,6 +278,8 @@ run_setshell(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 		meta_cause(out, "%s: shell command must return an integer (not \"%s\")", name, line);
 		return false;
 	}
+	if (!check_target(cmd, "setshell", out))
+		return false;
 	var_set_value(env->vars, cmd->var_slot, pgb_value_int(result));
 	if (PGB_UNLIKELY(env->debug))
 		diag_log(DIAG_DEBUG, "%s: shell parameter name: \"%s\", value: \"%s\"", name,
@@ -377,8 +397,11 @@ metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
 			return;
 		case META_SET:
 			out->clock_stale = true;
-			if (evaluate(env, cmd, out, &result))
-				var_set_value(env->vars, cmd->var_slot, result);
+			if (!evaluate(env, cmd, out, &result))
+				return;
+			if (!check_target(cmd, "set", out))
+				return meta_failed(env, out, "set", "assignment of meta-command failed");
+			var_set_value(env->vars, cmd->var_slot, result);
 			return;
 		case META_IF:
 		case META_ELIF:

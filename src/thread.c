@@ -31,6 +31,7 @@ worker_prepare(worker *w)
 		return false;
 
 	w->env.cfg = cfg;
+	w->env.straight_on = client_may_go_straight_on(cfg);
 	w->env.sink = (tx_sink) {
 		.stats = &w->stats,
 		.log = cfg->log_enabled ? &w->log : NULL,

@@ -260,6 +260,11 @@ put_interval(txlog *tl)
 	put_int64(tl, cfg->failures_detailed ? agg->serialization_failures : 0);
 	put_char(tl, ' ');
 	put_int64(tl, cfg->failures_detailed ? agg->deadlock_failures : 0);
+	if (cfg->other_failures)
+	{
+		put_char(tl, ' ');
+		put_int64(tl, cfg->failures_detailed ? agg->other_failures : 0);
+	}
 	put_char(tl, '\n');
 }
 
@@ -296,6 +301,9 @@ outcome_word(const txlog *tl, stats_outcome outcome)
 			return "serialization";
 		if (outcome == STATS_DEADLOCK_FAILURE)
 			return "deadlock";
+		/* only under --continue-on-error: other errors abort otherwise */
+		if (outcome == STATS_OTHER_FAILURE && tl->cfg.other_failures)
+			return "other";
 	}
 	return "failed";
 }

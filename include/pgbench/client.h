@@ -78,8 +78,9 @@ typedef enum client_state
 	/*
 	 * Read the results of the SQL command (or, after \endpipeline, of the
 	 * whole pipeline up to its sync), storing \gset / \aset variables.
-	 * Next: END_COMMAND; ERROR on a serialization or deadlock failure;
-	 * ABORTED on any other error.
+	 * Next: END_COMMAND; ERROR on a serialization or deadlock failure, or
+	 * under --continue-on-error on any SQL error while the connection
+	 * lives; ABORTED on any other error.
 	 */
 	CSTATE_WAIT_RESULT,
 
@@ -93,8 +94,9 @@ typedef enum client_state
 	CSTATE_END_COMMAND,
 
 	/*
-	 * A serialization or deadlock failure: leave any pipeline and roll an
-	 * open transaction block back.  Next: WAIT_ROLLBACK, RETRY or FAILURE
+	 * A serialization or deadlock failure (or, under --continue-on-error,
+	 * another SQL error): leave any pipeline and roll an open transaction
+	 * block back.  Next: WAIT_ROLLBACK, RETRY or FAILURE
 	 * (or FINISHED on -T, ABORTED if the connection is gone).
 	 */
 	CSTATE_ERROR,
@@ -113,10 +115,10 @@ typedef enum client_state
 
 	/*
 	 * Account the transaction, check that no transaction block is left
-	 * open, close the connection under -C.  Next: CHOOSE_SCRIPT (at most
-	 * one more transaction in the same call, so a script of meta-commands
-	 * cannot starve the thread), FINISHED once -t or -T is done, ABORTED
-	 * on an open block.
+	 * open, close the connection under -C.  Next: CHOOSE_SCRIPT (the
+	 * thread's other clients run first, as in pgbench, except where that
+	 * cannot be seen: client_advance says when), FINISHED once -t or -T
+	 * is done, ABORTED on an open block.
 	 */
 	CSTATE_END_TX,
 
@@ -152,6 +154,7 @@ typedef struct client_env
 	pg_time_usec_t throttle_trigger;	/* last scheduled start under -R */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
+	bool		straight_on;	/* client_may_go_straight_on(cfg), set once */
 	tx_sink		sink;			/* the thread's stats, log, progress */
 	client_failure failure;		/* why the client just advanced aborted */
 } client_env;
@@ -188,6 +191,12 @@ typedef struct client
 	int64_t		cnt;			/* transactions accounted (any outcome), for -t */
 	uint32_t	tries;			/* tries of the current transaction */
 	retry_error error;			/* error of the current try (retry.h) */
+	PGresult   *error_res;		/* --continue-on-error: the other SQL error
+								 * of the current try, held until the
+								 * command's results are drained (then the
+								 * client goes on, or aborts with it if the
+								 * connection is lost) */
+	int			error_query;	/* query number of error_res in its command */
 
 	bool	   *prepared;		/* per flattened command: prepared on conn */
 	char	   *sql_buf;		/* simple-mode text, reused */
@@ -232,6 +241,14 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
  * reported, e.g. a -T ending); the caller reports and clears it.
  */
 void		client_advance(client *c, client_env *env, pg_time_usec_t *now);
+
+/*
+ * Whether a client may begin its next transaction at once, in the same
+ * call, instead of letting the thread's other clients run first as
+ * pgbench does: only where nothing observable can tell (client.c says
+ * why).  The thread computes it once into client_env.straight_on.
+ */
+bool		client_may_go_straight_on(const run_config *cfg);
 
 /* Close the connection, if any. */
 void		client_disconnect(client *c);

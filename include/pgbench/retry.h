@@ -25,7 +25,9 @@ typedef enum retry_error
 	RETRY_ERROR_META,			/* a meta-command failed: the client aborts */
 	RETRY_ERROR_SERIALIZATION,	/* SQLSTATE 40001: retriable */
 	RETRY_ERROR_DEADLOCK,		/* SQLSTATE 40P01: retriable */
-	RETRY_ERROR_OTHER_SQL,		/* any other SQL error: the client aborts */
+	RETRY_ERROR_OTHER_SQL,		/* any other SQL error: the client aborts,
+								 * or under --continue-on-error the
+								 * transaction fails */
 } retry_error;
 
 /*
@@ -43,9 +45,25 @@ retry_error_is_retriable(retry_error error)
 }
 
 /*
+ * Whether an SQL error sends the transaction down the error path (roll
+ * back, then retry or count it as failed) instead of aborting the client:
+ * serialization and deadlock failures always; any other SQL error under
+ * --continue-on-error (PostgreSQL 19, in every mode here).  A lost
+ * connection aborts the client whatever the error: the caller checks that
+ * once the command's results are drained, as pgbench 19 does.
+ */
+static inline bool
+retry_error_is_handled(retry_error error, bool continue_on_error)
+{
+	return retry_error_is_retriable(error)
+		|| (continue_on_error && error == RETRY_ERROR_OTHER_SQL);
+}
+
+/*
  * How a transaction whose last try ended with error is accounted.
- * RETRY_ERROR_NONE is a success; the aborting kinds map to
- * STATS_OTHER_FAILURE, though an aborted client accounts nothing.
+ * RETRY_ERROR_NONE is a success; the other kinds map to
+ * STATS_OTHER_FAILURE: an SQL error under --continue-on-error (an aborted
+ * client accounts nothing).
  */
 stats_outcome retry_outcome(retry_error error);
 

@@ -14,7 +14,8 @@
  *
  *   time      latency in us ("%.0f") for a successful transaction, else
  *             "skipped" (-R with -L), "failed", or with --failures-detailed
- *             "serialization" / "deadlock"
+ *             "serialization" / "deadlock", and "other" with other_failures
+ *             set (pgbench 19; such failures need --continue-on-error)
  *   time_epoch, time_us   seconds and microseconds of the logging moment
  *   lag       (only with -R) schedule lag in us ("%.0f"); 0 unless success
  *   retries   (only when --max-tries != 1) tries - 1 ("%u"); 0 if skipped
@@ -24,11 +25,12 @@
  *        "0 17 deadlock 0 1795322920 529032 0 2"      (same, --failures-detailed)
  *
  * Aggregate line (--aggregate-interval=N): always 15 fields, whatever the
- * options (pgbench 15/16 print the groups that do not apply as zeros):
+ * options (pgbench 15/16 print the groups that do not apply as zeros);
+ * 16 with other_failures set (pgbench 19):
  *
  *   interval_start num_transactions sum_latency sum_latency_2 min_latency
  *   max_latency sum_lag sum_lag_2 min_lag max_lag skipped retried retries
- *   serialization_failures deadlock_failures
+ *   serialization_failures deadlock_failures [other_failures]
  *
  *   interval_start   epoch seconds; the first interval starts at the bench
  *                    start rounded down to the second, each next one N s
@@ -38,7 +40,7 @@
  *                    only (an interval without one shows 0 for min and max)
  *   lag group        zeros unless -R; skipped zeros unless -L;
  *                    retried/retries zeros when --max-tries = 1;
- *                    the two failure counts zeros unless --failures-detailed
+ *                    the failure counts zeros unless --failures-detailed
  *
  *   e.g. "1795322826 52 26321 44502005 96 3691 12361 16974239 69 3479 5 39 76 18 24"
  *
@@ -93,6 +95,9 @@ typedef struct txlog_config
 	bool		latency_limit;	/* -L given: skipped count in aggregates */
 	bool		retries;		/* --max-tries != 1: retries field / group */
 	bool		failures_detailed;	/* --failures-detailed */
+	bool		other_failures; /* pgbench 19 (compat >= 19): "other" in the
+								 * time field under --failures-detailed, and
+								 * a 16th aggregate field */
 } txlog_config;
 
 /* One finished (or skipped) transaction, as the engine knows it. */

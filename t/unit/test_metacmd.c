@@ -173,6 +173,85 @@ test_eval_failure(void)
 	fixture_free(&fx);
 }
 
+/* pgbench checks a \set / \setshell target when it assigns, at run time. */
+static void
+test_invalid_target(void)
+{
+	static const char *const names[] = {".", "1x", "a-b", "9"};
+	fixture		fx;
+	metacmd_outcome out;
+	char		text[64];
+	char		line[2048];
+	char		cause[128];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	{
+		snprintf(text, sizeof(text), "\\set x 1\n\\set %s :x + 1\n", names[i]);
+		if (!tap_ok(fixture_init(&fx, text), "invalid \\set target compiles (pgbench accepts it)"))
+			return;
+		out = run(&fx, 0, false, 0);
+		out = run(&fx, 1, false, 0);
+		tap_ok(out.next == METACMD_FAILED, "\\set to an invalid name fails");
+		tap_is_int(fx.failure.ncauses, 1, "one cause line");
+		snprintf(cause, sizeof(cause), "set: invalid variable name: \"%s\"", names[i]);
+		tap_is_str(fx.failure.causes[0], cause, "the cause names the target");
+		failure_format(&fx.failure, line, sizeof(line));
+		tap_is_str(line, "client 7 aborted in command 1 (set) of script 0; "
+				   "assignment of meta-command failed", "the abort line: assignment failed");
+		fixture_free(&fx);
+	}
+
+	/* the value is computed first: its error wins */
+	if (!tap_ok(fixture_init(&fx, "\\set . 1 / 0\n"), "invalid target, failing value: compiles"))
+		return;
+	out = run(&fx, 0, false, 0);
+	tap_ok(out.next == METACMD_FAILED && fx.failure.ncauses == 1, "fails with one cause");
+	tap_is_str(fx.failure.causes[0], "division by zero", "the evaluation's message comes first");
+	fixture_free(&fx);
+
+	if (!tap_ok(fixture_init(&fx, "\\setshell 1x echo 5\n"), "invalid \\setshell target compiles"))
+		return;
+	out = run(&fx, 0, false, 0);
+	tap_ok(out.next == METACMD_FAILED, "\\setshell to an invalid name fails");
+	tap_is_str(fx.failure.causes[0], "setshell: invalid variable name: \"1x\"", "the cause");
+	failure_format(&fx.failure, line, sizeof(line));
+	tap_is_str(line, "client 7 aborted in command 0 (setshell) of script 0; "
+			   "execution of meta-command failed", "the abort line: execution failed");
+	fixture_free(&fx);
+
+	if (!tap_ok(fixture_init(&fx, "\\set _a\xc3\xa9 1\n"), "non-ASCII target compiles"))
+		return;
+	out = run(&fx, 0, false, 0);
+	tap_ok(out.next == METACMD_DONE, "a name with non-ASCII letters is valid");
+	fixture_free(&fx);
+}
+
+/* An empty (or NULL, stored by \gset as "") value fails without a cause line. */
+static void
+test_empty_value(void)
+{
+	static const char *const uses[] = {"\\set y :x + 1\n", "\\set y :x\n",
+	"\\if :x\n\\endif\n"};
+	fixture		fx;
+	metacmd_outcome out;
+	char		line[2048];
+
+	for (size_t i = 0; i < sizeof(uses) / sizeof(uses[0]); i++)
+	{
+		if (!tap_ok(fixture_init(&fx, uses[i]), "empty value: compiles"))
+			return;
+		(void) var_set_string(&fx.vars, var_symtab_find(fx.set->symtab, "x", 1), "", 0);
+		/* a stale cause from an earlier failure must not come back */
+		fx.failure.ncauses = 1;
+		out = run(&fx, 0, false, 0);
+		tap_ok(out.next == METACMD_FAILED, "an empty value fails the evaluation");
+		tap_is_int(fx.failure.ncauses, 0, "no cause line (no empty \"error: \" line)");
+		failure_format(&fx.failure, line, sizeof(line));
+		tap_ok(strstr(line, "evaluation of meta-command failed") != NULL, "the abort line");
+		fixture_free(&fx);
+	}
+}
+
 int
 main(void)
 {
@@ -180,5 +259,7 @@ main(void)
 	test_if_chain();
 	test_sleep();
 	test_eval_failure();
+	test_invalid_target();
+	test_empty_value();
 	return tap_done();
 }
