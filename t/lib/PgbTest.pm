@@ -13,10 +13,11 @@ use Exporter 'import';
 use File::Temp qw(tempdir);
 use IPC::Run ();
 use Test::More;
+use Time::HiRes ();
 
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
   start_cluster our_pgbench_path system_pgbench_path mask_timings
-  same_as_system);
+  same_as_system timed_pgbench overhead_of late_bound poll_until);
 
 sub our_pgbench_path
 {
@@ -58,6 +59,63 @@ sub system_pgbench
 {
 	my ($args, %o) = @_;
 	return run_cmd([ system_pgbench_path(), @$args ], %o);
+}
+
+# ---- time on a loaded machine -----------------------------------------------
+#
+# A wall-clock bound such as "-T 2 ends within 4 s" breaks when the machine
+# is busy: start-up, connections and the exit all slow down.  The helpers
+# below measure what a trivial run of the same shape costs right now and
+# bound a timed run relative to it, so that a slow machine stretches the
+# bound and a fast one keeps it as tight as before.
+
+# timed_pgbench($args, %o) -> (exit code, stdout, stderr, seconds)
+sub timed_pgbench
+{
+	my ($args, %o) = @_;
+	my $t0 = Time::HiRes::time();
+	my @r = pgbench($args, %o);
+	return (@r, Time::HiRes::time() - $t0);
+}
+
+# overhead_of($args, %o) -> seconds a trivial run with these arguments takes
+# now (start-up, connecting, one transaction per client, report, exit); the
+# arguments should give the same clients and threads as the timed run.
+sub overhead_of
+{
+	my ($args, %o) = @_;
+	my (undef, undef, undef, $s) = timed_pgbench($args, %o);
+	return $s;
+}
+
+# late_bound($length, $old_slack, @overheads) -> the longest a run of
+# $length seconds may take: the old fixed slack on an idle machine, or one
+# second plus four times the worst overhead measured around the run when
+# the machine is slower than that.
+sub late_bound
+{
+	my ($length, $old_slack, @overheads) = @_;
+	my $worst = 0;
+	$worst = $_ > $worst ? $_ : $worst for @overheads;
+	my $slack = 1 + 4 * $worst;
+	$slack = $old_slack if $slack < $old_slack;
+	return $length + $slack;
+}
+
+# poll_until($code, $timeout) -> the first true value $code returns, trying
+# every 50 ms for up to $timeout seconds (default 60); undef on time-out.
+# For "wait until the server shows X" instead of a fixed sleep.
+sub poll_until
+{
+	my ($code, $timeout) = @_;
+	my $deadline = Time::HiRes::time() + ($timeout || 60);
+	for (;;)
+	{
+		my $v = $code->();
+		return $v if $v;
+		return undef if Time::HiRes::time() > $deadline;
+		Time::HiRes::sleep(0.05);
+	}
 }
 
 sub slurp
