@@ -217,7 +217,9 @@ sub new
 		my $user = 'postgres';
 		if (!getpwnam($user))
 		{
+			# a test running alongside may have created it meanwhile
 			system('useradd', '--system', '--no-create-home', $user) == 0
+			  or getpwnam($user)
 			  or die "cannot create user $user\n";
 		}
 		$self->{run_as} = $user;
