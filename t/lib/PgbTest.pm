@@ -146,7 +146,10 @@ sub mask_timings
 	$s =~ s/= -?[\d.]+ ms/= X ms/g;
 	$s =~ s/tps = [\d.]+/tps = X/g;
 	$s =~ s/(avg|max) [\d.]+/$1 X/g;
-	$s =~ s/^( +)\d+\.\d{3}( +\d+)/$1X$2/mg;
+	# -r's latency column is right-aligned in a fixed width: a latency of
+	# 10 ms or more (a busy machine) has one blank less before it, so the
+	# mask keeps the width, as if every figure were d.ddd
+	$s =~ s/^( +)(\d+\.\d{3})( +\d+)/(' ' x (length($1) + length($2) - 5)) . "X$3"/mge;
 	return $s;
 }
 
