@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # test.sh — install what is missing, build with -Wall -Wextra, and run every
-# test (C unit tests and Perl TAP tests against real throwaway clusters).
+# test (C unit tests and Perl TAP tests against real throwaway clusters),
+# then print one line of timing: build, tests, total, and the slowest test.
 # SANITIZE=1 builds with AddressSanitizer and UBSan in build-asan instead.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
+start=$(date +%s)
 bash scripts/deps.sh
 if [ "${SANITIZE:-0}" = 1 ]; then
 	dir=build-asan
@@ -16,4 +18,18 @@ else
 	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir >/dev/null
 fi
 meson compile -C $dir
-meson test -C $dir --print-errorlogs "$@"
+built=$(date +%s)
+rc=0
+meson test -C $dir --print-errorlogs "$@" || rc=$?
+done_at=$(date +%s)
+
+# the slowest test and the counts, from meson's log of this run
+summary=$(perl -MJSON::PP -ne '
+	my $r = decode_json($_);
+	$n++;
+	$bad++ unless $r->{result} =~ /^(OK|EXPECTEDFAIL|SKIP)$/;
+	($slow, $t) = ($r->{name}, $r->{duration}) if $r->{duration} > ($t // -1);
+	END { printf "%d tests, %d failed, slowest %s %.0f s", $n, $bad, $slow // "-", $t // 0 }
+' "$dir/meson-logs/testlog.json" 2>/dev/null || echo "no test log")
+echo "test.sh ($dir): build $((built - start)) s, tests $((done_at - built)) s, total $((done_at - start)) s; $summary"
+exit $rc

@@ -14,7 +14,15 @@ my $hba = "$node->{data}/pg_hba.conf";
 my $rules = slurp($hba);
 write_file($hba, "local all pwuser scram-sha-256\n" . $rules);
 $node->psql('SELECT pg_reload_conf()');
-sleep 1;
+# the server reloads in the background: wait until pwuser is asked for a
+# password (psql -w fails instead of prompting) rather than a fixed second
+my $asked = PgbTest::poll_until(sub {
+	my ($rc, $out, $err) = run_cmd([ "$node->{bindir}/psql", '-w', '-XAtq', '-h', $node->host,
+			'-p', $node->port, '-U', 'pwuser', '-d', 'postgres', '-c', 'select 1' ],
+		env => { PGPASSWORD => undef });
+	return $rc != 0 && $err =~ /password/;
+}, 60);
+ok($asked, 'pg_hba.conf reloaded: pwuser needs a password');
 
 my %env = (%{ $node->env }, PGUSER => 'pwuser', PGPASSWORD => undef);
 

@@ -9,7 +9,7 @@ use File::Temp qw(tempdir);
 use IPC::Run ();
 use PgbTest;
 use Test::More;
-use Time::HiRes qw(time sleep);
+use Time::HiRes qw(time);
 
 my $node = start_cluster();
 my %env = %{ $node->env };
@@ -113,13 +113,17 @@ like($out,
 	qr/\nnumber of transactions actually processed: 0\/4\nnumber of failed transactions: 0 \(NaN%\)\n\z/,
 	'all clients abort: the report ends after the failed count');
 
-# --exit-on-abort stops everybody at the first abort, without a report
+# --exit-on-abort stops everybody at the first abort, without a report: the
+# other clients have 1000 transactions of at least 10 ms to go, and must
+# stop within the cost of a trivial run of the same shape.
 write_file('bad2.sql', "\\if :client_id = 2\nSELECT nosuch;\n\\endif\n\\sleep 10 ms\n");
-my $t0 = time;
-($rc, $out, $err) = pgbench(
-	[ '-n', '-t', '300', '-c', '3', '-j', '3', '-f', 'bad2.sql', '--exit-on-abort' ],
+my @three = ('-n', '-c', '3', '-j', '3', '-f', 'one.sql');
+my $o1 = overhead_of([ @three, '-t', '1' ], env => \%env);
+my $elapsed;
+($rc, $out, $err, $elapsed) = timed_pgbench(
+	[ '-n', '-t', '1000', '-c', '3', '-j', '3', '-f', 'bad2.sql', '--exit-on-abort' ],
 	env => \%env);
-my $elapsed = time - $t0;
+my $limit = late_bound(0, 2, $o1, overhead_of([ @three, '-t', '1' ], env => \%env));
 is($rc, 2, '--exit-on-abort: exit code 2');
 is($err,
 	e(qq{client 2 script 0 aborted in command 1 query 0: ERROR:  column "nosuch" does not exist})
@@ -127,45 +131,71 @@ is($err,
 	  . e('Run was aborted due to an error in thread 2'),
 	'--exit-on-abort: the abort and the thread message');
 like($out, qr/^pgbench \([^\n]*\)\n\z/, '--exit-on-abort: no report');
-ok($elapsed < 2, "--exit-on-abort: the other clients stop at once ($elapsed s)");
+ok($elapsed < $limit && $limit < 8,
+	sprintf('--exit-on-abort: the other clients stop at once (%.2f s < %.2f s, not 10 s)', $elapsed, $limit));
 
 # ---- a backend killed mid-run ------------------------------------------------
 
-# Run pgbench in the background, kill one of its backends, collect.
+# Run pgbench in the background; as soon as the server shows a backend in
+# the state $kill_sql looks for, kill it (the query returns how many it
+# killed); collect.  Returns (exit code, stdout, stderr, killed, the epoch
+# time just after the kill).
 sub run_and_kill
 {
 	my ($args, $kill_sql) = @_;
 	my ($o, $e) = ('', '');
 	local %ENV = (%ENV, %env);
 	my $h = IPC::Run::start([ our_pgbench_path(), @$args ], '<', \undef, '>', \$o, '2>', \$e);
-	sleep 1;
-	my $killed = $node->psql($kill_sql);
+	my $killed = poll_until(sub { $node->psql($kill_sql) }, 60) // 0;
+	my $at = time;
 	$h->finish;
-	return ($? >> 8, $o, $e, $killed);
+	return ($? >> 8, $o, $e, $killed, $at);
+}
+
+# Each client's transactions in a -l log: client id => [ end times ].
+sub log_times
+{
+	my ($prefix) = @_;
+	my %t;
+	for my $f (glob("$prefix.*"))
+	{
+		for my $l (split /\n/, slurp($f))
+		{
+			push @{ $t{$1} }, $2 + $3 / 1e6 if $l =~ /^(\d+) \d+ \d+ \d+ (\d+) (\d+)$/;
+		}
+		unlink $f;
+	}
+	return \%t;
 }
 
 write_file('slow.sql', "SELECT pg_sleep(0.05);\n");
-my $killed;
-($rc, $out, $err, $killed) = run_and_kill(
-	[ '-n', '-T', '3', '-c', '2', '-f', 'slow.sql' ],
+my ($killed, $kill_at);
+($rc, $out, $err, $killed, $kill_at) = run_and_kill(
+	[ '-n', '-T', '3', '-c', '2', '-f', 'slow.sql', '-l', '--log-prefix=killq' ],
 	"select count(pg_terminate_backend(pid)) from pg_stat_activity "
-	  . "where application_name = 'pgbench' and query like '%pg_sleep(0.05)%' "
-	  . "and pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench')");
+	  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench' "
+	  . "and state = 'active' and query like '%pg_sleep(0.05)%')");
 is($killed, 1, 'killed one backend during a query');
 is($rc, 2, 'killed during a query: exit code 2');
 like($err,
 	qr/^pgbench: error: client \d script 0 aborted in command 0 query 0: FATAL:  terminating connection due to administrator command\n(?:.*\n)*pgbench: error: Run was aborted; the above results are incomplete\.\n\z/,
 	'killed during a query: the abort message');
 my ($count) = $out =~ /^number of transactions actually processed: (\d+)$/m;
-ok(defined $count && $count > 30, 'killed during a query: the other client went on ('
-	  . ($count // 'none') . ')');
+my ($victim) = $err =~ /^pgbench: error: client (\d) script 0 aborted/m;
+my $times = log_times('killq');
+my $after = grep { $_ > $kill_at } @{ $times->{ 1 - ($victim // 0) } || [] };
+ok(defined $count && $after > 0, "killed during a query: the other client went on ($after "
+	  . 'transactions after the kill, ' . ($count // 'none') . ' in all)');
 like($out, qr/^duration: 3 s$/m, 'killed during a query: the report is printed');
 
+# The victim must be waiting in its \sleep (idle for 50 ms already: not
+# between SELECT 2 and the next SELECT 1), so that it finds out at SELECT 2.
 write_file('idle.sql', "SELECT 1;\n\\sleep 300 ms\nSELECT 2;\n");
 ($rc, $out, $err, $killed) = run_and_kill(
 	[ '-n', '-T', '3', '-c', '2', '-f', 'idle.sql' ],
 	"select count(pg_terminate_backend(pid)) from pg_stat_activity "
-	  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench')");
+	  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench' "
+	  . "and state = 'idle' and state_change < now() - interval '50 ms')");
 is($killed, 1, 'killed one backend while its client sleeps');
 is($rc, 2, 'killed while idle: exit code 2');
 like($err,

@@ -1,45 +1,30 @@
-# run_connect.pl — many clients: -c 1000 -j 2 connected concurrently
-# against a cluster with room for them, the open-files limit raised when
-# the soft limit is too low, and pgbench's error when the hard limit is.
+# run_connect.pl — the open-files limit: raised when the soft limit is too
+# low for -c, and pgbench's error when the hard limit is.  (A thousand
+# clients on two threads, connected concurrently, run in run_matrix.pl,
+# whose cluster has room for them: one such cluster instead of two.)
 use strict;
 use warnings;
 
 use PgbTest;
 use Test::More;
-use Time::HiRes qw(time);
 
-my $node = start_cluster(max_connections => 1100);
+my $node = start_cluster();
 my %env = %{ $node->env };
 my $system = system_pgbench_path();
 
 my ($rc, $out, $err) = pgbench([ '-i', '-q' ], env => \%env);
 is($rc, 0, 'initialize the tables');
 
-my $num = qr/\d+\.\d+/;
-
-# ---- a thousand clients on two threads -------------------------------------
-
-my $t0 = time;
-($rc, $out, $err) = pgbench([ '-n', '-S', '-c', '1000', '-j', '2', '-t', '2' ], env => \%env);
-my $elapsed = time - $t0;
-is($rc, 0, '-c 1000 -j 2: exit code');
-is($err, '', '-c 1000 -j 2: no message');
-like($out,
-	qr/^number of clients: 1000\nnumber of threads: 2\nmaximum number of tries: 1\nnumber of transactions per client: 2\nnumber of transactions actually processed: 2000\/2000\n/m,
-	'-c 1000 -j 2: every client ran');
-like($out, qr/^initial connection time = $num ms\ntps = $num \(without initial connection time\)\n\z/m,
-	'-c 1000 -j 2: connection time and tps');
-diag(sprintf('-c 1000 -j 2 took %.2f s', $elapsed));
-is($node->psql("select count(*) from pg_stat_activity where application_name = 'pgbench'"), 0,
-	'-c 1000: every connection is closed at the end');
-
 # ---- RLIMIT_NOFILE ---------------------------------------------------------
 
 # Run a pgbench under a lowered limit: "S -n" the soft one only, "n" both.
+# Descriptors the caller leaks beyond 0-2 (prove under some shells, CI job
+# runners) are closed first: -c + 3 counts on those three alone.
 sub limited
 {
 	my ($prog, $kind, $limit, @args) = @_;
-	return run_cmd([ 'bash', '-c', "ulimit -$kind $limit && exec \"\$0\" \"\$@\"", $prog, @args ],
+	my $close = 'for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done;';
+	return run_cmd([ 'bash', '-c', "$close ulimit -$kind $limit && exec \"\$0\" \"\$@\"", $prog, @args ],
 		env => \%env);
 }
 

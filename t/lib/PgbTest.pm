@@ -13,10 +13,11 @@ use Exporter 'import';
 use File::Temp qw(tempdir);
 use IPC::Run ();
 use Test::More;
+use Time::HiRes ();
 
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
   start_cluster our_pgbench_path system_pgbench_path mask_timings
-  same_as_system);
+  same_as_system timed_pgbench overhead_of late_bound poll_until);
 
 sub our_pgbench_path
 {
@@ -60,6 +61,63 @@ sub system_pgbench
 	return run_cmd([ system_pgbench_path(), @$args ], %o);
 }
 
+# ---- time on a loaded machine -----------------------------------------------
+#
+# A wall-clock bound such as "-T 2 ends within 4 s" breaks when the machine
+# is busy: start-up, connections and the exit all slow down.  The helpers
+# below measure what a trivial run of the same shape costs right now and
+# bound a timed run relative to it, so that a slow machine stretches the
+# bound and a fast one keeps it as tight as before.
+
+# timed_pgbench($args, %o) -> (exit code, stdout, stderr, seconds)
+sub timed_pgbench
+{
+	my ($args, %o) = @_;
+	my $t0 = Time::HiRes::time();
+	my @r = pgbench($args, %o);
+	return (@r, Time::HiRes::time() - $t0);
+}
+
+# overhead_of($args, %o) -> seconds a trivial run with these arguments takes
+# now (start-up, connecting, one transaction per client, report, exit); the
+# arguments should give the same clients and threads as the timed run.
+sub overhead_of
+{
+	my ($args, %o) = @_;
+	my (undef, undef, undef, $s) = timed_pgbench($args, %o);
+	return $s;
+}
+
+# late_bound($length, $old_slack, @overheads) -> the longest a run of
+# $length seconds may take: the old fixed slack on an idle machine, or one
+# second plus four times the worst overhead measured around the run when
+# the machine is slower than that.
+sub late_bound
+{
+	my ($length, $old_slack, @overheads) = @_;
+	my $worst = 0;
+	$worst = $_ > $worst ? $_ : $worst for @overheads;
+	my $slack = 1 + 4 * $worst;
+	$slack = $old_slack if $slack < $old_slack;
+	return $length + $slack;
+}
+
+# poll_until($code, $timeout) -> the first true value $code returns, trying
+# every 50 ms for up to $timeout seconds (default 60); undef on time-out.
+# For "wait until the server shows X" instead of a fixed sleep.
+sub poll_until
+{
+	my ($code, $timeout) = @_;
+	my $deadline = Time::HiRes::time() + ($timeout || 60);
+	for (;;)
+	{
+		my $v = $code->();
+		return $v if $v;
+		return undef if Time::HiRes::time() > $deadline;
+		Time::HiRes::sleep(0.05);
+	}
+}
+
 sub slurp
 {
 	my ($path) = @_;
@@ -88,7 +146,10 @@ sub mask_timings
 	$s =~ s/= -?[\d.]+ ms/= X ms/g;
 	$s =~ s/tps = [\d.]+/tps = X/g;
 	$s =~ s/(avg|max) [\d.]+/$1 X/g;
-	$s =~ s/^( +)\d+\.\d{3}( +\d+)/$1X$2/mg;
+	# -r's latency column is right-aligned in a fixed width: a latency of
+	# 10 ms or more (a busy machine) has one blank less before it, so the
+	# mask keeps the width, as if every figure were d.ddd
+	$s =~ s/^( +)(\d+\.\d{3})( +\d+)/(' ' x (length($1) + length($2) - 5)) . "X$3"/mge;
 	return $s;
 }
 
@@ -110,6 +171,8 @@ sub same_as_system
 
 package PgbTest::Cluster;
 
+use Fcntl qw(:flock);
+use File::Spec ();
 use File::Temp qw(tempdir);
 
 sub _bindir
@@ -141,6 +204,45 @@ sub _sys
 	return $out;
 }
 
+sub _initdb
+{
+	my ($self, $data) = @_;
+	$self->_sys("$self->{bindir}/initdb", '-D', $data, '-A', 'trust',
+		'-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C');
+}
+
+# A pristine initdb output, made once per machine, PostgreSQL version and
+# user and copied for every cluster: initdb costs seconds of CPU (ten on a
+# busy machine), a copy a fraction of that.  Tests running side by side
+# take a lock so that one of them makes it.  PGBTEST_NO_TEMPLATE=1 runs
+# initdb for every cluster instead.
+sub _template
+{
+	my ($self) = @_;
+	my $version = `"$self->{bindir}/initdb" --version`;
+	$version =~ s/[^\w.]+/_/g;
+	my $dir = File::Spec->tmpdir() . "/pgbtest_template_${version}uid$>";
+	return $dir if -e "$dir/ready";
+	open my $lock, '>', "$dir.lock" or die "cannot open $dir.lock: $!";
+	flock($lock, LOCK_EX) or die "cannot lock $dir.lock: $!";
+	if (!-e "$dir/ready")
+	{
+		system('rm', '-rf', $dir);
+		mkdir $dir or die "cannot create $dir: $!";
+		chmod 0755, $dir;
+		if ($self->{run_as})
+		{
+			my ($uid, $gid) = (getpwnam($self->{run_as}))[ 2, 3 ];
+			chown $uid, $gid, $dir;
+		}
+		$self->_initdb("$dir/data");
+		open my $ok, '>', "$dir/ready" or die "cannot create $dir/ready: $!";
+		close $ok;
+	}
+	close $lock;
+	return $dir;
+}
+
 # start_cluster(max_connections => N, settings => "extra conf lines")
 sub new
 {
@@ -159,7 +261,9 @@ sub new
 		my $user = 'postgres';
 		if (!getpwnam($user))
 		{
+			# a test running alongside may have created it meanwhile
 			system('useradd', '--system', '--no-create-home', $user) == 0
+			  or getpwnam($user)
 			  or die "cannot create user $user\n";
 		}
 		$self->{run_as} = $user;
@@ -167,8 +271,17 @@ sub new
 		chown $uid, $gid, $base, $self->{sock};
 	}
 
-	$self->_sys("$self->{bindir}/initdb", '-D', $self->{data}, '-A', 'trust',
-		'-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C');
+	if ($ENV{PGBTEST_NO_TEMPLATE})
+	{
+		$self->_initdb($self->{data});
+	}
+	else
+	{
+		# cp -a keeps the owner (postgres when we are root) and the modes
+		my $template = $self->_template;
+		system('cp', '-a', "$template/data", $self->{data}) == 0
+		  or die "cannot copy the template cluster $template/data\n";
+	}
 
 	my $maxconn = $o{max_connections} || 100;
 	my $conf = "listen_addresses = ''\n"
