@@ -3,10 +3,14 @@
 # The tests compare with the system pgbench 15 as an oracle, at 15.20 or later
 # (15.20 changed "-c/--clients" to "-c/--client" in messages): an older
 # postgresql-15 / postgresql-client-15 is upgraded from the Debian archive.
+# "deps.sh ci" also installs what .ci/run's rule checks use: universal-ctags
+# (function sizes), cppcheck and clang-tidy (static analysis).
 set -euo pipefail
 
+pkgs=(flex bison meson ninja-build libpq-dev postgresql libipc-run-perl pkg-config gcc)
+[ "${1:-}" = ci ] && pkgs+=(universal-ctags cppcheck clang-tidy)
 need=()
-for pkg in flex bison meson ninja-build libpq-dev postgresql libipc-run-perl pkg-config gcc; do
+for pkg in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 oracle_min=15.20
