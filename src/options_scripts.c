@@ -13,17 +13,6 @@
 #include "pgbench/options_table.h"
 #include "pgbench/xalloc.h"
 
-/* A copy of the first len bytes of s. */
-static char *
-copy_prefix(const char *s, size_t len)
-{
-	char	   *copy = pgb_malloc(len + 1);
-
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	return copy;
-}
-
 /*
  * Split "NAME@WEIGHT" at its last '@' (file names may contain '@').
  * *name is allocated; without '@' the weight is 1.
@@ -55,7 +44,7 @@ parse_script_weight(const char *spec, char **name, int *weight)
 				   INT_MAX, (long long) value);
 		return false;
 	}
-	*name = copy_prefix(spec, (size_t) (at - spec));
+	*name = pgb_strndup(spec, (size_t) (at - spec));
 	*weight = (int) value;
 	return true;
 }

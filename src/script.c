@@ -61,22 +61,6 @@ typedef struct compile_ctx
 /* ---- small helpers ------------------------------------------------------ */
 
 static char *
-xstrndup(const char *s, size_t len)
-{
-	char	   *p = pgb_malloc(len + 1);
-
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
-
-static char *
 xvasprintf(const char *fmt, va_list ap)
 {
 	va_list		ap2;
@@ -148,7 +132,7 @@ chomped_copy(const char *text, size_t len)
 {
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
 		len--;
-	return xstrndup(text, len);
+	return pgb_strndup(text, len);
 }
 
 /* ---- errors ------------------------------------------------------------- */
@@ -179,7 +163,7 @@ syntax_error(compile_ctx *ctx, int lineno, const char *line,
 	copy_truncated(err->message, sizeof(err->message), msg);
 	copy_truncated(err->detail, sizeof(err->detail), more);
 	copy_truncated(err->command, sizeof(err->command), command_name);
-	err->line = line ? xstrdup(line) : NULL;
+	err->line = line ? pgb_strdup(line) : NULL;
 	err->column = column;
 
 	strbuf_printf(&head, "%s:%d: %s", ctx->source, lineno, msg);
@@ -395,12 +379,12 @@ add_sql_command(compile_ctx *ctx, const sscan_sql_text *sql)
 			line++;
 
 	cmd = command_new(SQL_COMMAND, line);
-	cmd->sql.text = xstrdup(start);
+	cmd->sql.text = pgb_strdup(start);
 	cmd->sql.nstatements = sql->nstatements;
 	first_len = strcspn(start, "\n\r");
 	if (first_len > SQL_FIRST_LINE_MAX)
 		first_len = SQL_FIRST_LINE_MAX;
-	cmd->first_line = xstrndup(start, first_len);
+	cmd->first_line = pgb_strndup(start, first_len);
 	sql_build_plan(&cmd->sql, ctx->set->symtab);
 	ctx_append(ctx, cmd);
 }
@@ -428,7 +412,7 @@ static void
 meta_push_word(command *cmd, const char *word, size_t len)
 {
 	cmd->argv = pgb_realloc(cmd->argv, sizeof(char *) * (size_t) (cmd->argc + 1));
-	cmd->argv[cmd->argc++] = xstrndup(word, len);
+	cmd->argv[cmd->argc++] = pgb_strndup(word, len);
 }
 
 static int
@@ -472,7 +456,7 @@ compile_expression(compile_ctx *ctx, command *cmd, meta_scan *ms)
 	 * The parser gets the ending newline too: pgbench's caret for an
 	 * expression cut short sits on it.
 	 */
-	raw = xstrndup(ctx->text + ms->start, end - ms->start);
+	raw = pgb_strndup(ctx->text + ms->start, end - ms->start);
 	memset(&experr, 0, sizeof(experr));
 	experr.column = -1;
 	cmd->expr = expr_parse(raw, expr_start - ms->start, ctx->set->symtab, &experr);
@@ -702,7 +686,7 @@ merge_result_meta(compile_ctx *ctx, command *meta, int scan_lineno)
 							"\\gset must follow an SQL command",
 							prev->type == SQL_COMMAND ? NULL : prev->first_line,
 							-1);
-	prev->varprefix = xstrdup(meta->argc > 1 ? meta->argv[1] : "");
+	prev->varprefix = pgb_strdup(meta->argc > 1 ? meta->argv[1] : "");
 	prev->meta = meta->meta;
 	return true;
 }
@@ -880,7 +864,7 @@ script_compile(script_set *set, const char *source, const char *text,
 	}
 
 	s = &set->scripts[set->nscripts++];
-	s->desc = xstrdup(source);
+	s->desc = pgb_strdup(source);
 	s->weight = weight;
 	s->ncommands = ctx.ncmds;
 	s->commands = ctx.cmds;

@@ -42,3 +42,13 @@ pgb_strdup(const char *s)
 {
 	return checked(strdup(s));
 }
+
+char *
+pgb_strndup(const char *s, size_t len)
+{
+	char	   *copy = pgb_malloc(len + 1);
+
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	return copy;
+}

@@ -25,4 +25,7 @@ void	   *pgb_realloc(void *ptr, size_t size);
 /* strdup(s); never returns NULL. */
 char	   *pgb_strdup(const char *s);
 
+/* A NUL-terminated copy of the first len bytes of s; never returns NULL. */
+char	   *pgb_strndup(const char *s, size_t len);
+
 #endif
