@@ -73,7 +73,7 @@ typedef struct opt_set
 } opt_set;
 
 /* The offset of pgb_options field f, refused at compile time unless it has type t. */
-#define OPT_FIELD(f, t) _Generic(((pgb_options *) 0)->f, t: offsetof(pgb_options, f))
+#define OPT_FIELD(f, t) _Generic(((pgb_options *) 0)->f, t: offsetof(pgb_options, f))	/* NOLINT(bugprone-macro-parentheses): f is a member name, t a type name */
 #define OPT_SET_BOOL_FIELD(f) {OPT_SET_BOOL, OPT_FIELD(f, bool), 0, 0}
 #define OPT_SET_INT_FIELD(f, lo, hi) {OPT_SET_INT, OPT_FIELD(f, int), (lo), (hi)}
 #define OPT_SET_STRING_FIELD(f) {OPT_SET_STRING, OPT_FIELD(f, const char *), 0, 0}

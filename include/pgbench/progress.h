@@ -46,7 +46,8 @@ typedef struct progress_slot
 #define PROGRESS_COUNTER_FIELD(field, json_name, kind) _Atomic int64_t field;
 	STATS_COUNTERS(PROGRESS_COUNTER_FIELD)
 #undef PROGRESS_COUNTER_FIELD
-#define PROGRESS_SUM_FIELD(name, member) _Atomic double name;
+/* a member name cannot be parenthesized */
+#define PROGRESS_SUM_FIELD(name, member) _Atomic double name;	/* NOLINT(bugprone-macro-parentheses) */
 	STATS_SUMS(PROGRESS_SUM_FIELD)
 #undef PROGRESS_SUM_FIELD
 } progress_slot;
