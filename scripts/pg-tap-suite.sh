@@ -18,6 +18,8 @@
 # Options:
 #   --major N        PostgreSQL major whose suite to fetch (default 15)
 #   --src DIR        use DIR (a PostgreSQL source tree) instead of fetching
+#   --suite-dir DIR  use DIR/t (the suite's *.pl) and DIR/perl (the directory
+#                    holding PostgreSQL/Test/*.pm) instead of a source tree
 #   --compat N       run ours with PGBENCH_COMPAT=N
 #   --add-deb-src    if apt knows no source package, add a deb-src entry for
 #                    the archive already configured (root only)
@@ -51,7 +53,7 @@ sub results
 		$desc =~ s/\(got \d+ vs expected (\d+)\)/(expected $1)/;
 		$desc =~ s/(_log_\d+)\.\d+/$1.PID/;
 		$desc =~ s/\d{4,}/N/g;
-		$desc =~ s/^(transaction count for .*) \(\d+\)$/$1 (N)/;
+		$desc =~ s/^(transaction count for \S+) \(\d+\)/$1 (N)/;
 		my $key = "$file: $desc";
 		$key .= ' #' . $seen{$key} if $seen{$key}++;
 		$r{$key} = $fail ? 0 : 1;
@@ -83,6 +85,7 @@ PERL
 
 major=15
 src=
+suite=
 compat=
 add_debsrc=0
 keep=0
@@ -91,6 +94,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 		--major) major=$2; shift 2 ;;
 		--src) src=$2; shift 2 ;;
+		--suite-dir) suite=$2; shift 2 ;;
 		--compat) compat=$2; shift 2 ;;
 		--add-deb-src) add_debsrc=1; shift ;;
 		--keep) keep=1; shift ;;
@@ -149,9 +153,14 @@ fetch_source() {
 	exit 2
 }
 
-[ -n "$src" ] || fetch_source
-[ -d "$src/src/bin/pgbench/t" ] && [ -d "$src/src/test/perl/PostgreSQL/Test" ] ||
-	{ echo "$src: no src/bin/pgbench/t or src/test/perl" >&2; exit 2; }
+if [ -n "$suite" ]; then
+	tdir=$(readlink -f "$suite/t") pdir=$(readlink -f "$suite/perl")
+else
+	[ -n "$src" ] || fetch_source
+	tdir=$src/src/bin/pgbench/t pdir=$src/src/test/perl
+fi
+[ -d "$tdir" ] && [ -d "$pdir/PostgreSQL/Test" ] ||
+	{ echo "no suite in $tdir or no PostgreSQL/Test modules in $pdir" >&2; exit 2; }
 
 # pg_regress --config-auth (called by Cluster.pm's init) does nothing outside Windows
 pg_regress=$(dirname "$(pg_config --pgxs)")/../test/regress/pg_regress
@@ -170,8 +179,8 @@ run_suite() {
 	local name=$1 bin=$2; shift 2
 	local dir=$work/$name
 	mkdir -p "$dir/wrap"
-	cp -r "$src/src/test/perl" "$dir/perl"
-	mkdir -p "$dir/pgbench" && cp -r "$src/src/bin/pgbench/t" "$dir/pgbench/t"
+	cp -r "$pdir" "$dir/perl"
+	mkdir -p "$dir/pgbench" && cp -r "$tdir" "$dir/pgbench/t"
 	{
 		echo '#!/bin/sh'
 		for kv in "$@"; do printf 'export %q\n' "$kv"; done
@@ -182,6 +191,7 @@ run_suite() {
 	echo "running the suite against $name: $bin $*" >&2
 	(cd "$dir/pgbench" && "${as_user[@]}" env PATH="$dir/wrap:$bindir:$PATH" \
 		PERL5LIB="$dir/perl" PG_REGRESS="$pg_regress" TESTDIR="$dir/pgbench" \
+		TESTDATADIR="$dir/pgbench/tmp_check" TESTLOGDIR="$dir/pgbench/log" \
 		prove -v t/*.pl > "$dir.tap" 2>"$dir.err") || true
 }
 
