@@ -154,7 +154,7 @@ fetch_source() {
 }
 
 if [ -n "$suite" ]; then
-	tdir=$(readlink -f "$suite/t") pdir=$(readlink -f "$suite/perl")
+	tdir=$suite/t pdir=$suite/perl
 else
 	[ -n "$src" ] || fetch_source
 	tdir=$src/src/bin/pgbench/t pdir=$src/src/test/perl
@@ -179,8 +179,8 @@ run_suite() {
 	local name=$1 bin=$2; shift 2
 	local dir=$work/$name
 	mkdir -p "$dir/wrap"
-	cp -r "$pdir" "$dir/perl"
-	mkdir -p "$dir/pgbench" && cp -r "$tdir" "$dir/pgbench/t"
+	cp -RL "$pdir" "$dir/perl"
+	mkdir -p "$dir/pgbench" && cp -RL "$tdir" "$dir/pgbench/t"
 	{
 		echo '#!/bin/sh'
 		for kv in "$@"; do printf 'export %q\n' "$kv"; done
