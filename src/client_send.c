@@ -9,9 +9,8 @@
 #include "client_int.h"
 #include "pgbench/metacmd.h"
 
-/* Grow the simple-mode text buffer; false when out of memory. */
-static bool
-sql_buf_reserve(client *c, size_t need)
+bool
+client_sql_reserve(client *c, size_t need)
 {
 	char	   *grown;
 	size_t		cap = c->sql_cap;
@@ -31,7 +30,7 @@ sql_buf_reserve(client *c, size_t need)
 static bool
 sql_buf_append(client *c, size_t *len, const char *text, size_t n)
 {
-	if (!sql_buf_reserve(c, *len + n + 1))
+	if (!client_sql_reserve(c, *len + n + 1))
 		return false;
 	memcpy(c->sql_buf + *len, text, n);
 	*len += n;
@@ -131,6 +130,8 @@ send_sql(client *c, client_env *env, const command *cmd)
 		return client_abort_command(c, env, "aset", "\\aset is not allowed in pipeline mode");
 
 	c->qrynum = 0;
+	if (PGB_UNLIKELY(sql->dynamic))
+		return client_ident_send(c, env, cmd, in_pipeline);
 	switch (env->cfg->query_mode)
 	{
 		case QUERY_SIMPLE:
