@@ -2,9 +2,10 @@
  * test_script.c — unit tests of the script compiler: how scripts split
  * into commands (quotes, dollar quotes, comments, parentheses, "\;",
  * continuation lines), meta-command words and line numbers, the SQL
- * substitution plans, \sleep units, \if jump targets, compile errors, and
- * the builtin scripts, and the plans of variables that are text in every
- * mode (identifiers, psql's :'name' and :"name").  Expected splits were checked against pgbench 15.
+ * substitution plans (with the variables that are text in every mode:
+ * in identifiers, psql's :'name' and :"name"), \sleep units, \if jump
+ * targets, compile errors, and the builtin scripts.  Expected splits were
+ * checked against pgbench 15.
  */
 #include <stdio.h>
 #include <stdlib.h>
