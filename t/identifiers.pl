@@ -63,7 +63,7 @@ for my $mode (@MODES)
 	{
 		is($node->psql("select count(*) filter (where pad not in ('x', 'c$i-$mode')), "
 				. "count(*) filter (where pad = 'c$i-$mode') > 0 from sbtest$i"),
-			'0|t', "$mode: sbtest$i holds client $i's marks and no other client's");
+			'0|t', "$mode: sbtest$i holds client ${i}'s marks and no other client's");
 	}
 }
 
