@@ -287,7 +287,7 @@ build_param_text(sql_command *sql, const sql_ref *refs, int nrefs)
 		memcpy(o, sql->text + ref->offset, ref->len);
 		segment = o += ref->len;
 	}
-	strcpy(o, sql->text + from);
+	memcpy(o, sql->text + from, strlen(sql->text + from) + 1);
 	if (sql->dynamic)
 		add_part(sql->text_parts, &sql->ntext_parts, segment, strlen(segment),
 				 NULL, NULL);
