@@ -124,13 +124,6 @@ build_text(client *c, const sql_part *parts, int nparts, size_t *len)
 	return true;
 }
 
-static void
-fill_params(client *c, const sql_command *sql, const char **params)
-{
-	for (int i = 0; i < sql->nparams; i++)
-		params[i] = var_get_string(&c->vars, sql->param_slots[i]);
-}
-
 /* FNV-1a: cheap, and the texts differ in few bytes. */
 static uint64_t
 text_hash(const char *text, size_t len)
@@ -195,7 +188,7 @@ send_entry(client *c, const client_env *env, const command *cmd)
 {
 	const char *params[PGB_MAX_ARGS];
 
-	fill_params(c, &cmd->sql, params);
+	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, c->ident->current->name);
 	return PQsendQueryPrepared(c->conn, c->ident->current->name, cmd->sql.nparams,
 							   params, NULL, NULL, 0) != 0;
@@ -271,7 +264,7 @@ client_ident_send(client *c, client_env *env, const command *cmd, bool in_pipeli
 			sent = PQsendQuery(c->conn, c->sql_buf);
 			break;
 		case QUERY_EXTENDED:
-			fill_params(c, sql, params);
+			client_fill_params(c, sql, params);
 			client_trace(env, "client %d sending %s", c->id, c->sql_buf);
 			sent = PQsendQueryParams(c->conn, c->sql_buf, sql->nparams,
 									 NULL, params, NULL, NULL, 0);

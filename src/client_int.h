@@ -58,6 +58,14 @@ client_state client_start_command(client *c, client_env *env, pg_time_usec_t *no
 bool		client_send_prepared(client *c, const client_env *env, const command *cmd);
 client_state client_send_failed(const client *c, client_env *env, const command *cmd);
 
+/* The values of an SQL command's $1..$n, NULL for an unset variable. */
+static inline void
+client_fill_params(client *c, const sql_command *sql, const char **params)
+{
+	for (int i = 0; i < sql->nparams; i++)
+		params[i] = var_get_string(&c->vars, sql->param_slots[i]);
+}
+
 /*
  * Buffer for the text of an SQL command, grown to need bytes; false when
  * out of memory.

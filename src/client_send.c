@@ -63,20 +63,13 @@ build_simple_sql(client *c, const sql_command *sql)
 	return true;
 }
 
-static void
-fill_params(client *c, const sql_command *sql, const char **params)
-{
-	for (int i = 0; i < sql->nparams; i++)
-		params[i] = var_get_string(&c->vars, sql->param_slots[i]);
-}
-
 bool
 client_send_prepared(client *c, const client_env *env, const command *cmd)
 {
 	const char *params[PGB_MAX_ARGS];
 	const char *name = env->cfg->prepared_names[client_flat_command(c, env->cfg)];
 
-	fill_params(c, &cmd->sql, params);
+	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, name);
 	return PQsendQueryPrepared(c->conn, name, cmd->sql.nparams, params,
 							   NULL, NULL, 0) != 0;
@@ -141,7 +134,7 @@ send_sql(client *c, client_env *env, const command *cmd)
 			sent = PQsendQuery(c->conn, c->sql_buf);
 			break;
 		case QUERY_EXTENDED:
-			fill_params(c, sql, params);
+			client_fill_params(c, sql, params);
 			client_trace(env, "client %d sending %s", c->id, sql->param_text);
 			sent = PQsendQueryParams(c->conn, sql->param_text, sql->nparams,
 									 NULL, params, NULL, NULL, 0);
