@@ -43,6 +43,7 @@ client_init(client *c, int id, const run_config *cfg)
 	var_store_init(&c->vars, cfg->scripts->symtab);
 	copy_defines(&c->vars, cfg->defines);
 	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
+	client_ident_init(c, cfg);
 	c->sql_cap = 256;
 	c->sql_buf = pgb_malloc(c->sql_cap);
 	c->ectx.vars = &c->vars;
@@ -60,6 +61,7 @@ client_free(client *c)
 	c->error_res = NULL;
 	var_store_free(&c->vars);
 	free(c->prepared);
+	client_ident_free(c);
 	free(c->sql_buf);
 	c->prepared = NULL;
 	c->sql_buf = NULL;

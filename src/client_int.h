@@ -58,6 +58,44 @@ client_state client_start_command(client *c, client_env *env, pg_time_usec_t *no
 bool		client_send_prepared(client *c, const client_env *env, const command *cmd);
 client_state client_send_failed(const client *c, client_env *env, const command *cmd);
 
+/* The values of an SQL command's $1..$n, NULL for an unset variable. */
+static inline void
+client_fill_params(client *c, const sql_command *sql, const char **params)
+{
+	for (int i = 0; i < sql->nparams; i++)
+		params[i] = var_get_string(&c->vars, sql->param_slots[i]);
+}
+
+/*
+ * Buffer for the text of an SQL command, grown to need bytes; false when
+ * out of memory.
+ */
+bool		client_sql_reserve(client *c, size_t need);
+
+/* ---- dynamic SQL: variables in identifiers (client_ident.c) ---- */
+
+typedef struct ident_cache ident_cache;
+
+/* Start-up: c->ident when -M prepared meets a dynamic command (xalloc.h). */
+void		client_ident_init(client *c, const run_config *cfg);
+void		client_ident_free(client *c);
+
+/* A new session: nothing is prepared on it. */
+void		client_ident_reset(client *c);
+
+/* Send a dynamic command (sql.dynamic) in the run's query mode. */
+client_state client_ident_send(client *c, client_env *env, const command *cmd,
+							   bool in_pipeline);
+
+/*
+ * WAIT_PREPARE of a dynamic command has read every result of its step:
+ * the Parse after a DEALLOCATE, or the execution, goes next.
+ */
+client_state client_ident_prepared(client *c, client_env *env, const command *cmd);
+
+/* An error result in that WAIT_PREPARE: a failed Parse is not kept. */
+void		client_ident_prepare_failed(client *c);
+
 /* ---- results (client_result.c) ---- */
 
 client_state client_wait_result(client *c, client_env *env);

@@ -353,13 +353,19 @@ client_wait_prepare(client *c, client_env *env)
 		if (res == NULL)
 		{
 			c->qrynum = 0;
+			if (cmd->sql.dynamic)
+				return client_ident_prepared(c, env, cmd);
 			if (!client_send_prepared(c, env, cmd))
 				return client_send_failed(c, env, cmd);
 			return CSTATE_WAIT_RESULT;
 		}
 		/* pgbench reports a failed PREPARE and lets the execution fail */
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		{
 			diag_error("%s", PQerrorMessage(c->conn));
+			if (cmd->sql.dynamic)
+				client_ident_prepare_failed(c);
+		}
 		PQclear(res);
 	}
 	return next;

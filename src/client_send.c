@@ -9,9 +9,8 @@
 #include "client_int.h"
 #include "pgbench/metacmd.h"
 
-/* Grow the simple-mode text buffer; false when out of memory. */
-static bool
-sql_buf_reserve(client *c, size_t need)
+bool
+client_sql_reserve(client *c, size_t need)
 {
 	char	   *grown;
 	size_t		cap = c->sql_cap;
@@ -31,7 +30,7 @@ sql_buf_reserve(client *c, size_t need)
 static bool
 sql_buf_append(client *c, size_t *len, const char *text, size_t n)
 {
-	if (!sql_buf_reserve(c, *len + n + 1))
+	if (!client_sql_reserve(c, *len + n + 1))
 		return false;
 	memcpy(c->sql_buf + *len, text, n);
 	*len += n;
@@ -64,20 +63,13 @@ build_simple_sql(client *c, const sql_command *sql)
 	return true;
 }
 
-static void
-fill_params(client *c, const sql_command *sql, const char **params)
-{
-	for (int i = 0; i < sql->nparams; i++)
-		params[i] = var_get_string(&c->vars, sql->param_slots[i]);
-}
-
 bool
 client_send_prepared(client *c, const client_env *env, const command *cmd)
 {
 	const char *params[PGB_MAX_ARGS];
 	const char *name = env->cfg->prepared_names[client_flat_command(c, env->cfg)];
 
-	fill_params(c, &cmd->sql, params);
+	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, name);
 	return PQsendQueryPrepared(c->conn, name, cmd->sql.nparams, params,
 							   NULL, NULL, 0) != 0;
@@ -131,6 +123,8 @@ send_sql(client *c, client_env *env, const command *cmd)
 		return client_abort_command(c, env, "aset", "\\aset is not allowed in pipeline mode");
 
 	c->qrynum = 0;
+	if (PGB_UNLIKELY(sql->dynamic))
+		return client_ident_send(c, env, cmd, in_pipeline);
 	switch (env->cfg->query_mode)
 	{
 		case QUERY_SIMPLE:
@@ -140,7 +134,7 @@ send_sql(client *c, client_env *env, const command *cmd)
 			sent = PQsendQuery(c->conn, c->sql_buf);
 			break;
 		case QUERY_EXTENDED:
-			fill_params(c, sql, params);
+			client_fill_params(c, sql, params);
 			client_trace(env, "client %d sending %s", c->id, sql->param_text);
 			sent = PQsendQueryParams(c->conn, sql->param_text, sql->nparams,
 									 NULL, params, NULL, NULL, 0);

@@ -135,6 +135,7 @@ client_continue_connect(client *c, client_env *env, pg_time_usec_t *now)
 	tx_sink_connect_time(&env->sink, *now - c->connect_start);
 	/* a new session has no prepared statements */
 	memset(c->prepared, 0, sizeof(bool) * (size_t) env->cfg->total_commands);
+	client_ident_reset(c);
 	return CSTATE_START_TX;
 }
 

@@ -310,7 +310,8 @@ prepare_pipeline(const metacmd_env *env)
 
 		if (cmd->type == META_COMMAND && cmd->meta == META_ENDPIPELINE)
 			break;
-		if (cmd->type != SQL_COMMAND || env->prepared[j])
+		/* a dynamic command's text is only known when it runs */
+		if (cmd->type != SQL_COMMAND || cmd->sql.dynamic || env->prepared[j])
 			continue;
 		if (PGB_UNLIKELY(env->debug))
 			diag_log(DIAG_DEBUG, "client %d preparing %s", env->client_id, name);

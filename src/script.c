@@ -251,6 +251,7 @@ command_free(command *cmd)
 	free(cmd->sql.parts);
 	free(cmd->sql.param_text);
 	free(cmd->sql.param_slots);
+	free(cmd->sql.text_parts);
 	free(cmd->varprefix);
 	if (cmd->expr)
 		expr_free(cmd->expr);
@@ -293,76 +294,6 @@ skip_sql_comments(const char *p)
 }
 
 static void
-sql_add_part(sql_command *sql, int *cap, const char *text, size_t len,
-			 int slot, const char *ref, size_t ref_len)
-{
-	sql_part   *part;
-
-	if (sql->nparts == *cap)
-	{
-		*cap = *cap ? *cap * 2 : 4;
-		sql->parts = pgb_realloc(sql->parts, sizeof(sql_part) * (size_t) *cap);
-	}
-	part = &sql->parts[sql->nparts++];
-	part->text = text;
-	part->len = len;
-	part->slot = slot;
-	part->ref = ref;
-	part->ref_len = ref_len;
-}
-
-/*
- * pgbench finds ":name" by a plain search for colons, inside quotes and
- * comments too; a colon not followed by a name character skips the whole
- * run of colons, so "::type" casts stay as written.  Each use gets its own
- * $n, as in pgbench.
- */
-static void
-sql_build_plan(sql_command *sql, var_symtab *symtab)
-{
-	const char *text = sql->text;
-	const char *literal = text;
-	const char *p = text;
-	const char *colon;
-	strbuf		params = {0};
-	int			parts_cap = 0;
-	int			slots_cap = 0;
-
-	strbuf_append(&params, "", 0);
-	while ((colon = strchr(p, ':')) != NULL)
-	{
-		size_t		namelen = var_name_span(colon + 1);
-		int			slot;
-
-		if (namelen == 0)
-		{
-			while (*colon == ':')
-				colon++;
-			p = colon;
-			continue;
-		}
-		slot = var_symtab_intern(symtab, colon + 1, namelen);
-		sql_add_part(sql, &parts_cap, literal, (size_t) (colon - literal),
-					 slot, colon, namelen + 1);
-
-		if (sql->nparams == slots_cap)
-		{
-			slots_cap = slots_cap ? slots_cap * 2 : 8;
-			sql->param_slots = pgb_realloc(sql->param_slots,
-										sizeof(int) * (size_t) slots_cap);
-		}
-		sql->param_slots[sql->nparams++] = slot;
-		strbuf_append(&params, literal, (size_t) (colon - literal));
-		strbuf_printf(&params, "$%d", sql->nparams);
-
-		literal = p = colon + 1 + namelen;
-	}
-	sql_add_part(sql, &parts_cap, literal, strlen(literal), -1, NULL, 0);
-	strbuf_append(&params, literal, strlen(literal));
-	sql->param_text = params.data;
-}
-
-static void
 add_sql_command(compile_ctx *ctx, const sscan_sql_text *sql)
 {
 	const char *start = skip_sql_comments(sql->text);
@@ -385,7 +316,7 @@ add_sql_command(compile_ctx *ctx, const sscan_sql_text *sql)
 	if (first_len > SQL_FIRST_LINE_MAX)
 		first_len = SQL_FIRST_LINE_MAX;
 	cmd->first_line = pgb_strndup(start, first_len);
-	sql_build_plan(&cmd->sql, ctx->set->symtab);
+	script_sql_plan(&cmd->sql, ctx->set->symtab);
 	ctx_append(ctx, cmd);
 }
 

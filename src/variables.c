@@ -203,6 +203,45 @@ var_name_span(const char *text)
 	return n;
 }
 
+/* ---- quoting for SQL text ------------------------------------------------ */
+
+size_t
+var_quoted_len(const char *value, bool literal)
+{
+	char		quote = literal ? '\'' : '"';
+	size_t		len = 2;
+	bool		backslash = false;
+
+	for (const char *p = value; *p != '\0'; p++)
+	{
+		len += (*p == quote || (literal && *p == '\\')) ? 2 : 1;
+		backslash |= literal && *p == '\\';
+	}
+	return backslash ? len + 2 : len;
+}
+
+size_t
+var_quote(char *dst, const char *value, bool literal)
+{
+	char		quote = literal ? '\'' : '"';
+	char	   *d = dst;
+
+	if (literal && strchr(value, '\\') != NULL)
+	{
+		*d++ = ' ';
+		*d++ = 'E';
+	}
+	*d++ = quote;
+	for (const char *p = value; *p != '\0'; p++)
+	{
+		if (*p == quote || (literal && *p == '\\'))
+			*d++ = *p;
+		*d++ = *p;
+	}
+	*d++ = quote;
+	return (size_t) (d - dst);
+}
+
 /* ---- formatting ---------------------------------------------------------- */
 
 /*

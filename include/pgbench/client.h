@@ -199,6 +199,9 @@ typedef struct client
 	int			error_query;	/* query number of error_res in its command */
 
 	bool	   *prepared;		/* per flattened command: prepared on conn */
+	struct ident_cache *ident;	/* -M prepared, dynamic SQL: the texts
+								 * prepared on conn (client_ident.c); NULL
+								 * when no script needs it */
 	char	   *sql_buf;		/* simple-mode text, reused */
 	size_t		sql_cap;
 } client;

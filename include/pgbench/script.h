@@ -42,29 +42,57 @@ typedef enum meta_command
 } meta_command;
 
 /*
- * One piece of an SQL command for simple mode: literal text, then a
- * variable reference (slot >= 0) that is replaced by the variable's value,
- * or left as written (ref, ref_len: ":name") when the variable is unset.
+ * How a variable reference in SQL is replaced.  pgbench's ":name" is
+ * SQL_REF_PARAM: its value as written in simple mode, a "$n" parameter in
+ * extended and prepared modes.  The others are text in every mode:
+ * ":name" inside a double-quoted identifier (SQL_REF_TEXT, the value as
+ * written), and psql's ":'name'" (a quoted literal) and ":"name"" (a
+ * quoted identifier).
+ */
+typedef enum sql_ref_kind
+{
+	SQL_REF_PARAM,
+	SQL_REF_TEXT,
+	SQL_REF_LITERAL,
+	SQL_REF_IDENT,
+} sql_ref_kind;
+
+/*
+ * One piece of an SQL command: literal text, then a variable reference
+ * (slot >= 0) that is replaced by the variable's value as kind says, or
+ * left as written (ref, ref_len: ":name", ":'name'") when it is unset.
  */
 typedef struct sql_part
 {
-	const char *text;			/* points into sql_command.text */
+	const char *text;			/* points into the text the plan is for */
 	size_t		len;
 	int			slot;			/* -1: no variable after this text */
+	sql_ref_kind kind;
 	const char *ref;
 	size_t		ref_len;
 } sql_part;
 
+/*
+ * A command is "dynamic" when it has a reference of a kind other than
+ * SQL_REF_PARAM: its text then depends on variables in every mode, so
+ * extended and prepared modes build it at run time from text_parts (the
+ * $n text with the text references left in), and prepared mode prepares
+ * each distinct text once per connection (client_ident.c).  Static
+ * commands, the usual case, never look at text_parts.
+ */
 typedef struct sql_command
 {
 	char	   *text;			/* the SQL as written, NUL-terminated */
 	int			nparts;
 	sql_part   *parts;			/* simple mode substitution plan */
-	char	   *param_text;		/* ":name" replaced by $1..$n */
+	char	   *param_text;		/* SQL_REF_PARAM ":name" replaced by $1..$n */
 	int			nparams;		/* > PGB_MAX_ARGS - 1 only usable in simple
 								 * mode: see script_set_check_params */
 	int		   *param_slots;	/* slot of $1..$n */
 	int			nstatements;	/* > 1 for "a \; b" compounds */
+	bool		dynamic;		/* has text references: see above */
+	int			ntext_parts;
+	sql_part   *text_parts;		/* dynamic only: plan over param_text */
 } sql_command;
 
 /* A \shell or \setshell word: literal text, or a variable (":name"). */
@@ -167,6 +195,15 @@ void		script_set_free(script_set *set);
  */
 bool		script_compile(script_set *set, const char *source, const char *text,
 						   int weight, script_error *err);
+
+/*
+ * Build sql's substitution plans from sql->text (parts, param_text,
+ * param_slots, and for a dynamic command text_parts), interning variable
+ * names into symtab.  Where a reference sits (a double-quoted identifier,
+ * a string, a comment) is found by a small SQL scanner; ":name" is still
+ * found everywhere, as pgbench finds it.  Start-up only (aborts on OOM).
+ */
+void		script_sql_plan(sql_command *sql, var_symtab *symtab);
 
 /*
  * pgbench turns ":name" into $n parameters for -M extended / prepared only

@@ -57,6 +57,18 @@ bool		var_name_is_valid(const char *name, size_t len);
  */
 size_t		var_name_span(const char *text);
 
+/*
+ * psql's quoting of a value interpolated into SQL (":'name'", ":"name""):
+ * as a literal, '...' with single quotes doubled, or when the value has a
+ * backslash " E'...'" (a space first) with backslashes doubled too, as
+ * libpq's PQescapeLiteral writes it; as an identifier, "..." with double
+ * quotes doubled.  var_quoted_len is the exact length of the result;
+ * var_quote writes it, unterminated, to dst (which has that much room) and
+ * returns that length.  Pure functions, any thread.
+ */
+size_t		var_quoted_len(const char *value, bool literal);
+size_t		var_quote(char *dst, const char *value, bool literal);
+
 typedef struct var_slot
 {
 	bool		has_string;		/* str holds the current string form */

@@ -2,8 +2,10 @@
  * test_script.c — unit tests of the script compiler: how scripts split
  * into commands (quotes, dollar quotes, comments, parentheses, "\;",
  * continuation lines), meta-command words and line numbers, the SQL
- * substitution plans, \sleep units, \if jump targets, compile errors, and
- * the builtin scripts.  Expected splits were checked against pgbench 15.
+ * substitution plans (with the variables that are text in every mode:
+ * in identifiers, psql's :'name' and :"name"), \sleep units, \if jump
+ * targets, compile errors, and the builtin scripts.  Expected splits were
+ * checked against pgbench 15.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +189,87 @@ test_plans(void)
 				strncat(rebuilt, p->ref, p->ref_len);
 		}
 		tap_is_str(rebuilt, cmd->sql.text, "plan: parts cover the text");
+		tap_ok(!cmd->sql.dynamic && cmd->sql.text_parts == NULL, "plan: %s is static", c->sql);
+		script_set_free(set);
+	}
+}
+
+/*
+ * Variables that are text in every mode.  "plan" shows text_parts (the
+ * plan over the $n text) with each reference as {kind:name}: T inside a
+ * double-quoted identifier, L for :'name', I for :"name".  A case with an
+ * empty plan is static: its references are all parameters, whatever they
+ * look like.
+ */
+typedef struct dynamic_case
+{
+	const char *sql;
+	const char *param_text;
+	int			nparams;
+	const char *plan;
+} dynamic_case;
+
+static const dynamic_case dynamic_cases[] = {
+	{"SELECT pad FROM \"sbtest:client_id\" WHERE id = :id1;",
+		"SELECT pad FROM \"sbtest:client_id\" WHERE id = $1;", 1,
+	"SELECT pad FROM \"sbtest{T:client_id}\" WHERE id = $1;"},
+	{"select :'v', :\"w\", :x", "select :'v', :\"w\", $1", 1, "select {L:v}, {I:w}, $1"},
+	{"select ':''v''', \"a:b\", $$:'c'$$, $t$ \"$$:d\" $t$, :x::text",
+		"select ':''v''', \"a:b\", $$:'c'$$, $t$ \"$$$1\" $t$, $2::text", 2,
+	"select ':''v''', \"a{T:b}\", $$:'c'$$, $t$ \"$$$1\" $t$, $2::text"},
+	{"select \"a\"\"b:c\", :'v'::text", "select \"a\"\"b:c\", :'v'::text", 0,
+	"select \"a\"\"b{T:c}\", {L:v}::text"},
+	{"select 1 -- :'v' \"a:x\"\n, /* :\"w\" /* */ \"b:y\" */ :'z'",
+		"select 1 -- :'v' \"a$1\"\n, /* :\"w\" /* */ \"b$2\" */ :'z'", 2,
+	"select 1 -- :'v' \"a$1\"\n, /* :\"w\" /* */ \"b$2\" */ {L:z}"},
+	{"select E'\\' :\"w\"', 1::\"int4\", x::'y', :'1a', :\"w",
+	"select E'\\' :\"w\"', 1::\"int4\", x::'y', :'1a', :\"w", 0, ""},
+	{"select e'it''s :\"w\"', x", "select e'it''s :\"w\"', x", 0, ""},
+	{"select name':\"w\"' :'v'", "select name':\"w\"' :'v'", 0, "select name':\"w\"' {L:v}"},
+	{"select a$b$ :'v', $1 :'w'", "select a$b$ :'v', $1 :'w'", 0, "select a$b$ {L:v}, $1 {L:w}"},
+};
+
+static void
+describe_text_parts(const sql_command *sql, const var_symtab *symtab, char *buf, size_t len)
+{
+	static const char kinds[] = {'P', 'T', 'L', 'I'};
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < sql->ntext_parts && used < len; i++)
+	{
+		const sql_part *p = &sql->text_parts[i];
+
+		used += (size_t) snprintf(buf + used, len - used, "%.*s", (int) p->len, p->text);
+		if (p->slot >= 0 && used < len)
+			used += (size_t) snprintf(buf + used, len - used, "{%c:%s}", kinds[p->kind],
+									  var_symtab_name(symtab, p->slot));
+	}
+}
+
+static void
+test_dynamic_plans(void)
+{
+	for (size_t i = 0; i < PGB_LENGTHOF(dynamic_cases); i++)
+	{
+		const dynamic_case *c = &dynamic_cases[i];
+		script_set *set = script_set_create();
+		script_error err;
+		const sql_command *sql;
+		char		plan[512];
+
+		if (!tap_ok(script_compile(set, "t.sql", c->sql, 1, &err), "dynamic: %s compiles", c->sql))
+		{
+			script_error_clear(&err);
+			script_set_free(set);
+			continue;
+		}
+		sql = &set->scripts[0].commands[0]->sql;
+		tap_is_str(sql->param_text, c->param_text, "dynamic: $n text");
+		tap_is_int(sql->nparams, c->nparams, "dynamic: parameter count");
+		tap_is_int(sql->dynamic, c->plan[0] != '\0', "dynamic: whether dynamic");
+		describe_text_parts(sql, set->symtab, plan, sizeof(plan));
+		tap_is_str(plan, c->plan, "dynamic: text references");
 		script_set_free(set);
 	}
 }
@@ -509,6 +592,7 @@ main(void)
 {
 	test_split();
 	test_plans();
+	test_dynamic_plans();
 	test_plan_slots();
 	test_sleep();
 	test_shell();

@@ -344,6 +344,40 @@ test_copy(void)
 	var_symtab_free(st);
 }
 
+/* psql's :'name' and :"name" quoting, as PQescapeLiteral / Identifier. */
+static void
+test_quote(void)
+{
+	static const struct
+	{
+		const char *value;
+		bool		literal;
+		const char *expected;
+	}			cases[] = {
+		{"it's", true, "'it''s'"},
+		{"a\\b'c", true, " E'a\\\\b''c'"},
+		{"", true, "''"},
+		{"x\"y", true, "'x\"y'"},
+		{"x\"y", false, "\"x\"\"y\""},
+		{"a'b\\c", false, "\"a'b\\c\""},
+		{"", false, "\"\""},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		char		buf[64];
+		size_t		len = var_quoted_len(cases[i].value, cases[i].literal);
+		size_t		written;
+
+		memset(buf, '#', sizeof(buf));
+		written = var_quote(buf, cases[i].value, cases[i].literal);
+		tap_is_int((int64_t) written, (int64_t) len, "quote: length as announced");
+		tap_ok(buf[written] == '#', "quote: nothing written past it");
+		buf[written] = '\0';
+		tap_is_str(buf, cases[i].expected, "quote: psql's text");
+	}
+}
+
 int
 main(void)
 {
@@ -354,5 +388,6 @@ main(void)
 	test_string_forms();
 	test_store_behaviour();
 	test_copy();
+	test_quote();
 	return tap_done();
 }
