@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pgbench/figures.h"
 #include "pgbench/report.h"
@@ -46,6 +47,17 @@ report_json_meta(json_writer *jw, const report_figures *f)
 	close_block(jw, '}');
 }
 
+/* A text without the newlines a server message ends with. */
+static void
+put_line(json_writer *jw, const char *key, char *text)
+{
+	size_t		len = strlen(text);
+
+	while (len > 0 && text[len - 1] == '\n')
+		text[--len] = '\0';
+	put_str(jw, key, text);
+}
+
 /* An index that may be "none" (negative): null. */
 static void
 put_index(json_writer *jw, const char *key, int v)
@@ -63,8 +75,10 @@ put_abort(json_writer *jw, const series_abort *a)
 	bool		positioned = cf->kind == FAILURE_COMMAND || cf->kind == FAILURE_SQL ||
 		cf->kind == FAILURE_RESULT || cf->kind == FAILURE_NO_RESULTS;
 	char		line[FAILURE_TEXT_MAX + 256];
+	char		message[FAILURE_TEXT_MAX];
 
 	failure_format(cf, line, sizeof(line));
+	snprintf(message, sizeof(message), "%s", cf->message);
 	open_block(jw, NULL, '{');
 	put_int(jw, "client", cf->client);
 	put_num(jw, "at_s", 0.000001 * (double) a->at);
@@ -77,8 +91,8 @@ put_abort(json_writer *jw, const series_abort *a)
 	for (int i = 0; i < cf->ncauses; i++)
 		put_str(jw, NULL, cf->causes[i]);
 	close_block(jw, ']');
-	put_str(jw, "message", cf->message);
-	put_str(jw, "line", line);
+	put_line(jw, "message", message);
+	put_line(jw, "line", line);
 	close_block(jw, '}');
 }
 
