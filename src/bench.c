@@ -48,6 +48,8 @@ typedef struct bench_state
 	progress_source *sources;	/* -P: what the timer reads of each worker */
 	char		server_version[64]; /* as the banner shows it */
 	FILE	   *json_out;		/* --report-json, opened before the run */
+	FILE	   *html_out;		/* --report-html, opened before the run */
+	report_target target;		/* host, port, database, for the report files */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
@@ -258,6 +260,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		return false;
 	}
 	print_version(conn, bs->server_version, sizeof(bs->server_version));
+	report_target_read(&bs->target, conn);
 	if (opts->debug)
 		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
 				  PQhost(conn), PQport(conn), ctx->nclients,
@@ -404,6 +407,8 @@ free_state(bench_state *bs)
 	free(bs->sources);
 	if (bs->json_out != NULL)
 		fclose(bs->json_out);
+	if (bs->html_out != NULL)
+		fclose(bs->html_out);
 	if (bs->shared.stop_fd >= 0)
 		close(bs->shared.stop_fd);
 	if (bs->cfg_ready)
@@ -473,6 +478,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 
 	*start_time = pgb_time_now();
+	sh->start_time = *start_time;
 	if (ctx->duration > 0)
 		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->duration;
 
@@ -590,6 +596,8 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	in.conn_elapsed = bench_start - start_time;
 	in.server_version = bs->server_version;
 	in.aborted = exit_code != 0;
+	in.start_time = start_time;
+	in.target = &bs->target;
 	if (!figures_compute(&in, &figures))
 	{
 		stats_run_free(&total);
@@ -599,6 +607,8 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	report_print(stdout, &figures);
 	fflush(stdout);
 	if (!write_json(bs, &figures))
+		exit_code = 2;
+	if (!report_html_finish(&bs->html_out, ctx->report_html, &figures))
 		exit_code = 2;
 	figures_free(&figures);
 	stats_run_free(&total);
@@ -637,6 +647,8 @@ bench_run(const pgb_options *opts)
 		goto done;
 	}
 	if (!open_logs(&bs) || !open_json(&bs))
+		goto done;
+	if (bs.cfg.report_html != NULL && (bs.html_out = report_html_open(bs.cfg.report_html)) == NULL)
 		goto done;
 	if (!run_workers(&bs, &start_time))
 		goto done;

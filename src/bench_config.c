@@ -94,7 +94,8 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 
 	cfg->per_script_stats = opts->scripts->nscripts > 1;
 	cfg->per_command = opts->report_per_command;
-	cfg->keep_hist = opts->npercentiles > 0 || opts->report_json != NULL;
+	cfg->keep_hist = opts->npercentiles > 0 || opts->report_json != NULL ||
+		opts->report_html != NULL;
 	cfg->latency_measured = opts->progress_sec > 0 || cfg->throttle_delay > 0 ||
 		cfg->latency_limit > 0 || opts->use_log || cfg->per_script_stats ||
 		cfg->keep_hist;
@@ -107,6 +108,13 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->npercentiles = opts->npercentiles;
 	memcpy(cfg->percentiles, opts->percentiles, sizeof(cfg->percentiles));
 	cfg->report_json = opts->report_json;
+	cfg->report_html = opts->report_html;
+	if (opts->report_json != NULL || opts->report_html != NULL)
+		cfg->series_interval = (pg_time_usec_t) 1000000 *
+			(opts->progress_sec > 0 ? opts->progress_sec : 1);
+	cfg->argc = opts->argc;
+	cfg->argv = opts->argv;
+	cfg->random_seed = opts->seed.seed;
 }
 
 void

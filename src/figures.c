@@ -25,15 +25,27 @@ series(figures_series *fs, const stats_simple *ss)
 	fs->max = ss->count > 0 ? 0.001 * ss->max : NAN;
 }
 
+/*
+ * Percentiles of h (NULL when none was kept): the text's and the report
+ * files'.
+ */
+static void
+percentiles(figures_latency *fl, const hist *h, const report_figures *f)
+{
+	fl->has_percentiles = h != NULL && hist_count(h) > 0;
+	for (int i = 0; fl->has_percentiles && i < f->npercentiles; i++)
+		fl->percentile_ms[i] = 0.001 * (double) hist_value_at_percentile(h, f->percentiles[i]);
+	for (int i = 0; fl->has_percentiles && i < f->nreport_percentiles; i++)
+		fl->report_ms[i] = 0.001 * (double) hist_value_at_percentile(h, f->report_percentiles[i]);
+}
+
 /* h: the histogram of the series, or NULL when none was kept */
 static void
 latency(figures_latency *fl, const stats_simple *ss, const hist *h,
-		const run_config *cfg)
+		const report_figures *f)
 {
 	series(&fl->series, ss);
-	fl->has_percentiles = h != NULL && hist_count(h) > 0;
-	for (int i = 0; fl->has_percentiles && i < cfg->npercentiles; i++)
-		fl->percentile_ms[i] = 0.001 * (double) hist_value_at_percentile(h, cfg->percentiles[i]);
+	percentiles(fl, h, f);
 }
 
 static double
@@ -90,6 +102,7 @@ settings(report_figures *f, const report_input *in)
 	f->per_command = cfg->per_command;
 	f->npercentiles = cfg->npercentiles;
 	memcpy(f->percentiles, cfg->percentiles, sizeof(f->percentiles));
+	figures_report_percentiles(f, cfg);
 	f->server_version = in->server_version;
 	f->aborted = in->aborted;
 }
@@ -120,7 +133,7 @@ totals(report_figures *f, const report_input *in)
 			? 0.001 * total->latency.sum / (double) total->latency.count : NAN;
 	else
 		f->latency_average_ms = 0.001 * (double) in->bench_duration * cfg->nclients / (double) all;
-	latency(&f->latency, &total->latency, sr->latency_hist, cfg);
+	latency(&f->latency, &total->latency, sr->latency_hist, f);
 
 	f->lag_average_ms = 0.001 * total->lag.sum / (double) total->cnt;
 	f->lag_max_ms = 0.001 * total->lag.max;
@@ -132,7 +145,7 @@ totals(report_figures *f, const report_input *in)
 }
 
 static bool
-commands(figures_script *fs, const report_input *in, int i)
+commands(figures_script *fs, const report_input *in, const report_figures *f, int i)
 {
 	const script *s = &in->cfg->scripts->scripts[i];
 
@@ -151,6 +164,9 @@ commands(figures_script *fs, const report_input *in, int i)
 			? 0.001 * sc->latency.sum / (double) sc->latency.count : 0.0;
 		fc->failures = sc->failures;
 		fc->retries = sc->retries;
+		if (in->stats->command_hist != NULL)
+			percentiles(&fc->percentiles,
+						&in->stats->command_hist[in->cfg->script_offset[i] + j], f);
 	}
 	return true;
 }
@@ -180,8 +196,8 @@ scripts(report_figures *f, const report_input *in)
 		fs->processed_pct = 100.0 * (double) sd->cnt / (double) sr->total.cnt;
 		fs->total_pct = 100.0 * (double) fs->counts.total / (double) f->counts.total;
 		fs->tps = (double) sd->cnt / f->duration_s;
-		latency(&fs->latency, &sd->latency, h, cfg);
-		if (cfg->per_command && !commands(fs, in, i))
+		latency(&fs->latency, &sd->latency, h, f);
+		if (cfg->per_command && !commands(fs, in, f, i))
 			return false;
 	}
 	return true;
@@ -193,7 +209,7 @@ figures_compute(const report_input *in, report_figures *f)
 	memset(f, 0, sizeof(*f));
 	settings(f, in);
 	totals(f, in);
-	if (!scripts(f, in))
+	if (!scripts(f, in) || !figures_extra_compute(in, f))
 	{
 		figures_free(f);
 		return false;
@@ -209,6 +225,7 @@ figures_free(report_figures *f)
 	free(f->scripts);
 	f->scripts = NULL;
 	f->nscripts = 0;
+	figures_extra_free(&f->extra);
 }
 
 /* ---- a progress interval ------------------------------------------------- */

@@ -130,6 +130,11 @@ hist_value_at_percentile(const hist *h, double p)
 
 	if (h->count == 0)
 		return 0;
+	/* the ends are known exactly, the midpoint of their bucket is not */
+	if (!(p > 0.0))
+		return h->min;
+	if (p >= 100.0)
+		return h->max;
 	rank = percentile_rank(h->count, p);
 
 	for (int i = 0; i < h->nbuckets; i++)
@@ -150,6 +155,56 @@ hist_value_at_percentile(const hist *h, double p)
 		}
 	}
 	return h->max;				/* not reached: counts sum to count */
+}
+
+int
+hist_nonzero(const hist *h)
+{
+	int			n = 0;
+
+	for (int i = 0; h->count > 0 && i < h->nbuckets; i++)
+		n += h->counts[i] != 0;
+	return n;
+}
+
+int
+hist_export(const hist *h, hist_bucket *out, int max)
+{
+	int			n = 0;
+
+	for (int i = 0; h->count > 0 && i < h->nbuckets && n < max; i++)
+		if (h->counts[i] != 0)
+			out[n++] = (hist_bucket) {.index = i, .count = h->counts[i]};
+	return n;
+}
+
+void
+hist_import(hist *h, const hist_bucket *b, int n, int64_t min, int64_t max, double sum)
+{
+	int64_t		added = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			index = b[i].index;
+
+		if (index < 0)
+			index = 0;
+		if (index >= h->nbuckets)
+		{
+			index = h->nbuckets - 1;
+			h->clamped += b[i].count;
+		}
+		h->counts[index] += b[i].count;
+		added += b[i].count;
+	}
+	if (added == 0)
+		return;
+	if (h->count == 0 || min < h->min)
+		h->min = min;
+	if (h->count == 0 || max > h->max)
+		h->max = max;
+	h->count += added;
+	h->sum += sum;
 }
 
 double

@@ -563,6 +563,8 @@ options_parse(pgb_options *opts, int argc, char **argv)
 	int			status;
 
 	set_defaults(opts);
+	opts->argc = argc;
+	opts->argv = argv;
 	memset(&st, 0, sizeof(st));
 	st.opts = opts;
 	st.progname = argc > 0 ? (slash ? slash + 1 : argv[0]) : "pgbench";

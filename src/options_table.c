@@ -442,7 +442,20 @@ handle_random_seed(opt_parse *st, const opt_def *def, const char *arg)
 
 static const double default_percentiles[] = {50, 90, 99, 99.9};
 
-/* --percentiles[=LIST]: numbers 0..100 separated by commas. */
+/* Whether value is among the first n percentiles already kept. */
+static bool
+percentile_kept(const pgb_options *opts, int n, double value)
+{
+	for (int i = 0; i < n; i++)
+		if (opts->percentiles[i] == value)
+			return true;
+	return false;
+}
+
+/*
+ * --percentiles[=LIST]: numbers 0..100 separated by commas; a value given
+ * twice is kept (and printed) once.
+ */
 static int
 handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
 {
@@ -464,10 +477,14 @@ handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
 		errno = 0;
 		value = strtod(p, &end);
 		/* the comparisons also refuse NaN */
-		if (end == p || errno != 0 || !(value >= 0.0 && value <= 100.0) ||
-			n == PGB_MAX_PERCENTILES)
+		if (end == p || errno != 0 || !(value >= 0.0 && value <= 100.0))
 			break;
-		opts->percentiles[n++] = value;
+		if (!percentile_kept(opts, n, value))
+		{
+			if (n == PGB_MAX_PERCENTILES)
+				break;
+			opts->percentiles[n++] = value;
+		}
 		if (*end == '\0')
 		{
 			opts->npercentiles = n;
@@ -478,6 +495,8 @@ handle_percentiles(opt_parse *st, const opt_def *def, const char *list)
 		p = end + 1;
 	}
 	diag_error("invalid percentile list: \"%s\"", list);
+	diag_detail("Percentiles are numbers from 0 to 100 separated by commas, at most %d different ones.",
+				PGB_MAX_PERCENTILES);
 	return OPT_EXIT_FAIL;
 }
 
@@ -520,6 +539,19 @@ handle_report_json(opt_parse *st, const opt_def *def, const char *file)
 		return OPT_EXIT_FAIL;
 	}
 	st->opts->report_json = file;
+	return OPT_CONTINUE;
+}
+
+/* --report-html=FILE: the file name is checked as --report-json's. */
+static int
+handle_report_html(opt_parse *st, const opt_def *def, const char *file)
+{
+	if (file[0] == '\0')
+	{
+		diag_error("invalid report file name: \"\"");
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->report_html = file;
 	return OPT_CONTINUE;
 }
 
@@ -690,6 +722,8 @@ const opt_def options_table[] = {
 		.help = "latency percentiles to report (default: 50,90,99,99.9)"},
 	{OURS("report-json", REQUIRED, BENCH), .handler = handle_report_json,
 		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
+	{OURS("report-html", REQUIRED, BENCH), .handler = handle_report_html,
+		.arg_help = "FILE", .help = "also write the final report as an HTML page to FILE"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
 		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };

@@ -12,130 +12,7 @@
 
 #include "pgbench/figures.h"
 #include "pgbench/report.h"
-
-#define JSON_MAX_DEPTH 16
-
-/* A streaming writer: one member per line, two spaces per level. */
-typedef struct json_writer
-{
-	FILE	   *out;
-	int			depth;
-	bool		has_member[JSON_MAX_DEPTH]; /* a comma is due at this level */
-} json_writer;
-
-static void
-put_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
-	{
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);		/* UTF-8 passes through as is */
-	}
-	fputc('"', out);
-}
-
-/* Start a member: comma, newline, indent, and "key": unless in an array. */
-static void
-member(json_writer *jw, const char *key)
-{
-	if (jw->has_member[jw->depth])
-		fputc(',', jw->out);
-	/* the document itself starts the file, without a blank line */
-	if (jw->depth > 0 || jw->has_member[0])
-		fprintf(jw->out, "\n%*s", 2 * jw->depth, "");
-	jw->has_member[jw->depth] = true;
-	if (key != NULL)
-	{
-		put_string(jw->out, key);
-		fputs(": ", jw->out);
-	}
-}
-
-static void
-open_block(json_writer *jw, const char *key, char brace)
-{
-	member(jw, key);
-	fputc(brace, jw->out);
-	if (jw->depth + 1 < JSON_MAX_DEPTH)
-		jw->depth++;
-	jw->has_member[jw->depth] = false;
-}
-
-static void
-close_block(json_writer *jw, char brace)
-{
-	bool		had = jw->has_member[jw->depth];
-
-	jw->depth--;
-	if (had)
-		fprintf(jw->out, "\n%*s", 2 * jw->depth, "");
-	fputc(brace, jw->out);
-}
-
-static void
-put_int(json_writer *jw, const char *key, int64_t v)
-{
-	member(jw, key);
-	fprintf(jw->out, "%" PRId64, v);
-}
-
-/* A number in fmt; JSON has no NaN or infinity: null. */
-static void
-put_num_fmt(json_writer *jw, const char *key, double v, const char *fmt)
-{
-	member(jw, key);
-	if (isfinite(v))
-		fprintf(jw->out, fmt, v);
-	else
-		fputs("null", jw->out);
-}
-
-/* A measured figure: six decimals (nanoseconds for milliseconds). */
-static void
-put_num(json_writer *jw, const char *key, double v)
-{
-	put_num_fmt(jw, key, v, "%.6f");
-}
-
-/* A setting as the user wrote it: shortest exact-enough decimal form. */
-static void
-put_setting(json_writer *jw, const char *key, double v)
-{
-	put_num_fmt(jw, key, v, "%.15g");
-}
-
-static void
-put_str(json_writer *jw, const char *key, const char *v)
-{
-	member(jw, key);
-	if (v != NULL)
-		put_string(jw->out, v);
-	else
-		fputs("null", jw->out);
-}
-
-static void
-put_bool(json_writer *jw, const char *key, bool v)
-{
-	member(jw, key);
-	fputs(v ? "true" : "false", jw->out);
-}
-
-static void
-put_null(json_writer *jw, const char *key)
-{
-	member(jw, key);
-	fputs("null", jw->out);
-}
+#include "report_json_int.h"
 
 /* ---- the parts ---------------------------------------------------------- */
 
@@ -175,6 +52,7 @@ put_settings(json_writer *jw, const report_figures *f)
 	for (int i = 0; i < f->npercentiles; i++)
 		put_setting(jw, NULL, f->percentiles[i]);
 	close_block(jw, ']');
+	put_uint(jw, "random_seed", f->extra.random_seed);
 	close_block(jw, '}');
 }
 
@@ -217,15 +95,7 @@ put_latency(json_writer *jw, const report_figures *f, const figures_latency *fl)
 {
 	open_block(jw, "latency_ms", '{');
 	put_series(jw, &fl->series);
-	open_block(jw, "percentiles", '{');
-	for (int i = 0; fl->has_percentiles && i < f->npercentiles; i++)
-	{
-		char		key[32];
-
-		snprintf(key, sizeof(key), "p%g", f->percentiles[i]);
-		put_num(jw, key, fl->percentile_ms[i]);
-	}
-	close_block(jw, '}');
+	report_json_percentiles(jw, f, fl);
 	close_block(jw, '}');
 }
 
@@ -247,6 +117,7 @@ put_commands(json_writer *jw, const report_figures *f, const figures_script *fs)
 		put_str(jw, "line", fc->line);
 		open_block(jw, "latency_ms", '{');
 		put_series(jw, &fc->latency);
+		report_json_percentiles(jw, f, &fc->percentiles);
 		close_block(jw, '}');
 		put_int(jw, "failures", fc->failures);
 		put_int(jw, "retries", fc->retries);
@@ -304,10 +175,13 @@ report_json_write(FILE *out, const report_figures *f)
 	memset(&jw, 0, sizeof(jw));
 	jw.out = out;
 	open_block(&jw, NULL, '{');
+	put_int(&jw, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
 	put_str(&jw, "server_version", f->server_version);
+	report_json_meta(&jw, f);
 	put_settings(&jw, f);
 	put_bool(&jw, "aborted", f->aborted);
+	report_json_aborts(&jw, f);
 	put_num(&jw, "duration_s", f->duration_s);
 	put_num(&jw, "tps", f->tps);
 	if (f->connect_each)
@@ -336,6 +210,8 @@ report_json_write(FILE *out, const report_figures *f)
 		put_null(&jw, "lag_ms");
 
 	put_scripts(&jw, f);
+	report_json_series(&jw, f);
+	report_json_histogram(&jw, f);
 	close_block(&jw, '}');
 	fputc('\n', out);
 	return fflush(out) == 0 && !ferror(out);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgbench/series.h"
 #include "pgbench/stats.h"
 
 #define STATS_CACHE_LINE 64
@@ -156,6 +157,44 @@ stats_run_enable_hist(stats_run *sr, bool per_script)
 	return !per_script || sr->script_hist != NULL;
 }
 
+bool
+stats_run_enable_report(stats_run *sr, pg_time_usec_t interval,
+						const pg_time_usec_t *origin, bool per_command)
+{
+	if (sr->series == NULL)
+	{
+		sr->series = malloc(sizeof(run_series));
+		if (sr->series == NULL)
+			return false;
+		if (!series_init(sr->series, interval, origin))
+			return false;
+	}
+	if (per_command && sr->command_hist == NULL)
+		sr->command_hist = alloc_hists(sr->ncommands);
+	return !per_command || sr->command_hist != NULL;
+}
+
+/* The report parts of stats_run_merge: series and command histograms. */
+static void
+merge_report(stats_run *acc, const stats_run *sr)
+{
+	if (sr->series != NULL && acc->series == NULL &&
+		!stats_run_enable_report(acc, sr->series->interval, NULL, false))
+	{
+		if (acc->series != NULL)
+			series_free(acc->series);
+		free(acc->series);
+		acc->series = NULL;
+	}
+	if (sr->series != NULL && acc->series != NULL)
+		series_merge(acc->series, sr->series);
+	if (sr->command_hist != NULL && acc->command_hist == NULL)
+		acc->command_hist = alloc_hists(acc->ncommands);
+	if (sr->command_hist != NULL && acc->command_hist != NULL)
+		for (int i = 0; i < acc->ncommands && i < sr->ncommands; i++)
+			hist_merge(&acc->command_hist[i], &sr->command_hist[i]);
+}
+
 void
 stats_run_free(stats_run *sr)
 {
@@ -163,6 +202,12 @@ stats_run_free(stats_run *sr)
 	free(sr->per_command);
 	free_hists(sr->latency_hist, 1);
 	free_hists(sr->script_hist, sr->nscripts);
+	free_hists(sr->command_hist, sr->ncommands);
+	sr->command_hist = NULL;
+	if (sr->series != NULL)
+		series_free(sr->series);
+	free(sr->series);
+	sr->series = NULL;
 	sr->per_script = NULL;
 	sr->per_command = NULL;
 	sr->latency_hist = NULL;
@@ -188,4 +233,5 @@ stats_run_merge(stats_run *acc, const stats_run *sr)
 	if (acc->script_hist != NULL && sr->script_hist != NULL)
 		for (int i = 0; i < acc->nscripts && i < sr->nscripts; i++)
 			hist_merge(&acc->script_hist[i], &sr->script_hist[i]);
+	merge_report(acc, sr);
 }

@@ -29,6 +29,10 @@ worker_prepare(worker *w)
 		return false;
 	if (cfg->keep_hist && !stats_run_enable_hist(&w->stats, cfg->per_script_stats))
 		return false;
+	if (cfg->series_interval > 0 &&
+		!stats_run_enable_report(&w->stats, cfg->series_interval, &w->shared->start_time,
+								 cfg->per_command))
+		return false;
 
 	w->env.cfg = cfg;
 	w->env.straight_on = client_may_go_straight_on(cfg);
@@ -329,6 +333,7 @@ run_client(worker *w, loop_state *ls, int i, pg_time_usec_t *now)
 	if (c->state == CSTATE_ABORTED)
 	{
 		failure_report(&w->env.failure);
+		tx_sink_abort(&w->env.sink, &w->env.failure);
 		w->env.failure.kind = FAILURE_NONE;
 		if (w->cfg->exit_on_abort)
 		{

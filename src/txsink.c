@@ -1,8 +1,29 @@
 /*
  * txsink.c — accounting one finished transaction in every target its
- * thread keeps: counters, histograms, the -l log, the -P snapshot.
+ * thread keeps: counters, histograms, the -l log, the -P snapshot, the
+ * report files' series.
  */
 #include "pgbench/txsink.h"
+
+/* The series' share of tx_sink_add: which point, which counter. */
+static void
+add_to_series(run_series *series, const txlog_txn *tx, pg_time_usec_t now, bool keep_lag)
+{
+	switch (tx->outcome)
+	{
+		case STATS_SUCCESS:
+			series_add_success(series, now, tx->latency, keep_lag ? tx->lag : 0.0, tx->tries);
+			break;
+		case STATS_SKIPPED:
+			series_add_skipped(series, now);
+			break;
+		case STATS_SERIALIZATION_FAILURE:
+		case STATS_DEADLOCK_FAILURE:
+		case STATS_OTHER_FAILURE:
+			series_add_failure(series, now, tx->tries);
+			break;
+	}
+}
 
 void
 tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now)
@@ -22,4 +43,6 @@ tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now)
 	if (sink->per_script)
 		stats_data_add(&stats->per_script[tx->script_no], tx->outcome, tx->latency,
 					   tx->lag, tx->tries, sink->keep_lag);
+	if (stats->series != NULL)
+		add_to_series(stats->series, tx, now, sink->keep_lag);
 }

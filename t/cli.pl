@@ -115,6 +115,7 @@ Common options:
 Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
+  --report-html=FILE       also write the final report as an HTML page to FILE
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 
 Report bugs to <pgsql-bugs@lists.postgresql.org>.
@@ -471,6 +472,7 @@ my $extensions_help = <<'EXT';
 Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
+  --report-html=FILE       also write the final report as an HTML page to FILE
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 EXT
 

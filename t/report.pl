@@ -321,12 +321,22 @@ compare_lines(mask_numbers($out),
 	template(scripts => [ [ $one, 1, [] ], [ $two, 1, [] ] ], c => 1, j => 1, t => 50, R => 1, pct => [ 25, 75 ]),
 	'--percentiles=25,75: overall and per-script lines');
 
-for my $bad_list ('', 'abc', '50,', '101', '-1', '50;90', join(',', (1) x 17))
+for my $bad_list ('', 'abc', '50,', '101', '-1', '50;90', join(',', 1 .. 17))
 {
 	($rc, $out, $err) = pgbench([ "--percentiles=$bad_list", '-t', '1' ], env => \%env);
 	is($rc, 1, "--percentiles=$bad_list: exit code 1");
-	is($err, qq{pgbench: error: invalid percentile list: "$bad_list"\n}, "--percentiles=$bad_list: message");
+	is($err, qq{pgbench: error: invalid percentile list: "$bad_list"\n}
+		  . "pgbench: detail: Percentiles are numbers from 0 to 100 separated by commas, at most 16 different ones.\n",
+		"--percentiles=$bad_list: message names the valid range");
 }
+# a repeated percentile is printed once; 100 is the true maximum
+($rc, $out, $err) = pgbench([ '-n', '-f', $one, '-t', '50', '--percentiles=90,50,90,100', '-r', "--report-json=$dir/dup.json" ],
+	env => \%env);
+is(join(',', $out =~ /^latency p([\d.]+) = /mg), '90,50,100', '--percentiles=90,50,90,100: each once, in the order given');
+my $dup = decode_json(slurp("$dir/dup.json"));
+my ($p100) = $out =~ /^latency p100 = ([\d.]+) ms$/m;
+is($p100, sprintf('%.3f', $dup->{latency_ms}{max}), 'p100 is the true maximum');
+is($dup->{latency_ms}{percentiles}{p100}, $dup->{latency_ms}{max}, 'json: p100 is the true maximum');
 ($rc, $out, $err) = pgbench([ '-i', '--percentiles' ], env => \%env);
 is($err, "pgbench: error: some of the specified options cannot be used in initialization (-i) mode\n",
 	'--percentiles is a benchmarking option');
@@ -367,7 +377,8 @@ my ($avg) = $out =~ /^latency average = ([\d.]+) ms/m;
 is(sprintf('%.3f', $doc->{latency_average_ms}), $avg, 'json: latency average as the text shows it');
 my ($tps) = $out =~ /^tps = ([\d.]+)/m;
 is(sprintf('%.6f', $doc->{tps}), $tps, 'json: tps');
-is_deeply([ sort keys %{ $doc->{latency_ms}{percentiles} } ], [], 'json: no percentiles unless asked');
+is_deeply([ sort keys %{ $doc->{latency_ms}{percentiles} } ], [ sort qw(p50 p90 p95 p99 p99.9 p100) ],
+	'json: the default percentiles without --percentiles');
 is($doc->{settings}{max_tries}, 2, 'json: settings.max_tries');
 is($doc->{settings}{rate_tps}, 2000, 'json: settings.rate_tps');
 is($doc->{settings}{clients}, 4, 'json: settings.clients');

@@ -23,7 +23,30 @@
 
 #include "pgbench/histogram.h"
 #include "pgbench/runconf.h"
+#include "pgbench/series.h"
 #include "pgbench/stats.h"
+
+/*
+ * The report files' percentiles: this list always, plus --percentiles.
+ * At most FIGURES_MAX_PERCENTILES in all.
+ */
+#define FIGURES_DEFAULT_PERCENTILES {50, 90, 95, 99, 99.9, 100}
+#define FIGURES_MAX_PERCENTILES (PGB_MAX_PERCENTILES + 6)
+
+/* The latency percentiles of each point of the series. */
+#define FIGURES_POINT_PERCENTILES {50, 90, 99, 99.9}
+#define FIGURES_POINT_NPERCENTILES 4
+
+/* Where the run connected, as libpq says after the set-up connection. */
+typedef struct report_target
+{
+	char		host[256];		/* PQhost: a name, an address or a socket directory */
+	char		port[32];
+	char		dbname[256];
+} report_target;
+
+/* Read host, port and database of conn into t (never a password). */
+void		report_target_read(report_target *t, PGconn *conn);
 
 /* Everything the report shows, gathered by the orchestrator after join. */
 typedef struct report_input
@@ -37,6 +60,8 @@ typedef struct report_input
 	pg_time_usec_t conn_elapsed;	/* start - set-up: initial connections */
 	const char *server_version; /* as the banner shows it; NULL if unknown */
 	bool		aborted;		/* some client did not finish (exit code 2) */
+	pg_time_usec_t start_time;	/* the run's start (pgb_time_now clock); 0: unknown */
+	const report_target *target;	/* NULL: unknown */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -55,6 +80,7 @@ typedef struct figures_latency
 	figures_series series;
 	bool		has_percentiles;	/* a histogram with values was kept */
 	double		percentile_ms[PGB_MAX_PERCENTILES];	/* at report_figures.percentiles */
+	double		report_ms[FIGURES_MAX_PERCENTILES];	/* at report_figures.report_percentiles */
 } figures_latency;
 
 /*
@@ -84,7 +110,49 @@ typedef struct figures_command
 	double		column_ms;		/* the -r column: average, 0 when none */
 	int64_t		failures;		/* transactions that failed at this command */
 	int64_t		retries;		/* retries started from an error here */
+	figures_latency percentiles;	/* report files: its histogram's percentiles
+									 * (has_percentiles, report_ms) */
 } figures_command;
+
+/* One point of the report files' series: an interval of the run. */
+typedef struct figures_point
+{
+	double		t_s;			/* end of the interval, s since the start */
+	double		interval_s;		/* its length (the last one may be cut short) */
+	double		tps;			/* successes per second */
+	int64_t		processed;
+	int64_t		failures;
+	int64_t		retries;
+	int64_t		skipped;
+	double		latency_avg_ms; /* NaN when no success */
+	double		latency_ms[FIGURES_POINT_NPERCENTILES];	/* NaN when none */
+	double		latency_max_ms; /* exact; NaN when none */
+	double		lag_avg_ms;		/* -R; NaN otherwise or when none */
+	double		lag_max_ms;
+} figures_point;
+
+/* The report files' extras (figures_report.c): metadata, series, aborts. */
+typedef struct figures_extra
+{
+	char		start_iso[32];	/* ISO 8601 UTC, ms; "" when unknown */
+	char		end_iso[32];
+	double		start_epoch_s;	/* Unix time */
+	double		end_epoch_s;
+	int			argc;
+	char	  **argv;			/* the command line, passwords masked; owned */
+	const report_target *target;	/* NULL: unknown */
+	uint64_t	random_seed;
+	double		interval_s;		/* the series' interval; 0: no series */
+	bool		series_incomplete;	/* memory ran short while recording */
+	int			npoints;
+	figures_point *points;		/* owned */
+	int			naborts;
+	const series_abort **aborts;	/* by client id; owned array of pointers
+									 * into the merged stats */
+	const hist *latency_hist;	/* all successful latencies; NULL if none kept */
+	double		latency_sum_us; /* exact sums of the latencies (not whole us) */
+	double		latency_sum2_us;
+} figures_extra;
 
 /* One script: its share of the run, and its figures. */
 typedef struct figures_script
@@ -131,6 +199,8 @@ typedef struct report_figures
 	bool		per_command;	/* -r: the command lines */
 	int			npercentiles;	/* --percentiles; 0: none */
 	double		percentiles[PGB_MAX_PERCENTILES];
+	int			nreport_percentiles;	/* the report files': ascending */
+	double		report_percentiles[FIGURES_MAX_PERCENTILES];
 	const char *server_version; /* NULL if unknown */
 	bool		aborted;		/* some client did not finish */
 
@@ -168,6 +238,8 @@ typedef struct report_figures
 
 	int			nscripts;
 	figures_script *scripts;	/* one per script, also for a single one */
+
+	figures_extra extra;		/* for the report files */
 } report_figures;
 
 /*
@@ -180,6 +252,23 @@ bool		figures_compute(const report_input *in, report_figures *f);
 
 /* Release what figures_compute allocated; f may be passed again. */
 void		figures_free(report_figures *f);
+
+/*
+ * The extras of the report files (figures_report.c): the report
+ * percentile list (settings), then metadata, series and aborts.  false
+ * when out of memory.  figures_extra_free releases them.
+ */
+void		figures_report_percentiles(report_figures *f, const run_config *cfg);
+bool		figures_extra_compute(const report_input *in, report_figures *f);
+void		figures_extra_free(figures_extra *e);
+
+/*
+ * Copy of one command-line argument with any password masked: the value
+ * of a password= keyword (conninfo string or URI parameter) and the
+ * password of a URI's user:password@.  Returns a malloc'd string (NULL:
+ * out of memory).
+ */
+char	   *figures_mask_password(const char *arg);
 
 /* The figures of one -P interval: what happened between two reports. */
 typedef struct interval_figures

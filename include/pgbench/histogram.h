@@ -160,10 +160,42 @@ bool		hist_merge(hist *acc, const hist *h);
  * The histogram answers with the midpoint of the bucket holding that rank
  * (lowest + (width - 1) / 2), brought into [min, max].  Hence, for values
  * not clamped, |answer - exact| <= exact / 256, and answer == exact below
- * 256.
+ * 256.  The ends are exact: p <= 0 is the true minimum, p >= 100 the true
+ * maximum.
  * Returns 0 when the histogram is empty.
  */
 int64_t		hist_value_at_percentile(const hist *h, double p);
+
+/*
+ * One non-empty bucket, for exporting a histogram (--report-json) and
+ * loading it back: its index in the layout above and its count.
+ */
+typedef struct hist_bucket
+{
+	int32_t		index;			/* 0 .. nbuckets - 1 */
+	int64_t		count;			/* > 0 */
+} hist_bucket;
+
+/* Number of non-empty buckets (what hist_export writes). */
+int			hist_nonzero(const hist *h);
+
+/*
+ * Write the non-empty buckets of h, ascending by index, into out (room
+ * for max entries); returns how many were written (at most max).  With
+ * min, max, sum, count and clamped this is the whole histogram: loading
+ * it with hist_import gives back an equal one.
+ */
+int			hist_export(const hist *h, hist_bucket *out, int max);
+
+/*
+ * Add n exported buckets into h, as if their values had been added: the
+ * counts go to their buckets (an index beyond h's last goes to the last,
+ * counted clamped), and min, max and sum are those of the values (pass
+ * the exporter's; min and max are ignored when n is 0).  The result is
+ * exactly the histogram of the union, as hist_merge.
+ */
+void		hist_import(hist *h, const hist_bucket *b, int n, int64_t min, int64_t max,
+						double sum);
 
 /* Mean of the recorded values; 0.0 when empty. */
 double		hist_mean(const hist *h);

@@ -84,6 +84,11 @@ typedef struct pgb_options
 	int			npercentiles;	/* --percentiles: how many; 0 = off */
 	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending as given, 0..100 */
 	const char *report_json;	/* --report-json=FILE; NULL = none */
+	const char *report_html;	/* --report-html=FILE; NULL = none */
+
+	/* the command line as given, for the report files (not owned) */
+	int			argc;
+	char	  **argv;
 
 	/*
 	 * Whose behaviour is followed where PostgreSQL majors differ (16..19):

@@ -21,6 +21,9 @@
 /* Print the report to out.  Floating point as PostgreSQL's printf ("NaN"). */
 void		report_print(FILE *out, const report_figures *f);
 
+/* The "schema_version" of the JSON document (doc/report-json.md). */
+#define REPORT_JSON_SCHEMA_VERSION 2
+
 /*
  * Write the whole report as one JSON document (doc/report-json.md) to out.
  * Returns false when a write to out failed (ferror).
@@ -33,5 +36,20 @@ bool		report_json_write(FILE *out, const report_figures *f);
  * "Infinity", "-Infinity".  Returns buf or a constant string.
  */
 const char *report_num(char *buf, size_t len, const char *fmt, double v);
+
+/*
+ * --report-html: open (truncate) path before the run, so that a bad path
+ * stops the run at once; prints pgbench's style of message and returns
+ * NULL on failure.
+ */
+FILE	   *report_html_open(const char *path);
+
+/*
+ * Write the HTML page of f (the JSON document embedded, drawn by the
+ * vendored uPlot) to *out, close it and set *out to NULL.  Prints
+ * "could not write report file" and returns false on a write error.
+ * *out NULL: nothing to do, true.
+ */
+bool		report_html_finish(FILE **out, const char *path, const report_figures *f);
 
 #endif

@@ -69,6 +69,12 @@ typedef struct run_config
 	int			npercentiles;	/* --percentiles: how many; 0: off */
 	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending, 0..100 */
 	const char *report_json;	/* --report-json=FILE; NULL: none */
+	const char *report_html;	/* --report-html=FILE; NULL: none */
+	pg_time_usec_t series_interval; /* a report file: its series' interval in
+									 * us (-P, or 1 s); 0: no report file */
+	int			argc;			/* the command line, for the report files */
+	char	  **argv;
+	uint64_t	random_seed;	/* :random_seed, for the report files */
 } run_config;
 
 #endif

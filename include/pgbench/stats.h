@@ -124,6 +124,14 @@ typedef struct stats_run
 	stats_command *per_command;
 	hist	   *latency_hist;	/* all scripts; NULL unless enabled */
 	hist	   *script_hist;	/* one per script; NULL unless enabled per script */
+
+	/*
+	 * --report-json / --report-html (stats_run_enable_report): the run
+	 * over time (series.h), and with -r one latency histogram per command.
+	 * NULL unless enabled.
+	 */
+	struct run_series *series;
+	hist	   *command_hist;	/* ncommands long */
 } stats_run;
 
 /* Add one value.  The owner thread only; never allocates. */
@@ -216,6 +224,14 @@ void		stats_run_free(stats_run *sr);
 bool		stats_run_enable_hist(stats_run *sr, bool per_script);
 
 /*
+ * Give sr what the report files need: a series of intervals interval us
+ * long counted from *origin (series.h), and with per_command one latency
+ * histogram per command.  false when out of memory (sr stays freeable).
+ */
+bool		stats_run_enable_report(stats_run *sr, pg_time_usec_t interval,
+									const pg_time_usec_t *origin, bool per_command);
+
+/*
  * Record one successful transaction's latency in the histograms sr keeps
  * (none: no-op).  Owner thread only.
  */
@@ -231,7 +247,9 @@ stats_run_record_latency(stats_run *sr, int script_index, double latency_us)
 
 /*
  * Add sr into acc (same sizes).  Histograms are merged when both keep
- * them.  Not thread-safe: after the join.
+ * them; sr's series and command histograms are merged into acc's, which
+ * are made on the first merge (allocation; out of memory leaves them
+ * out, or marks the series incomplete).  Not thread-safe: after the join.
  */
 void		stats_run_merge(stats_run *acc, const stats_run *sr);
 

@@ -42,6 +42,8 @@ typedef struct run_shared
 	atomic_bool stop;			/* --exit-on-abort fired: every thread stops */
 	int			stop_fd;		/* eventfd made readable with stop; -1 if unused */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none; set before threads start */
+	pg_time_usec_t start_time;	/* the run's start (-P and the report series
+								 * count from it); set before threads start */
 
 	/*
 	 * The launch gate every worker passes before READY, opened once every

@@ -13,6 +13,7 @@
 
 #include "pgbench/progress.h"
 #include "pgbench/random.h"
+#include "pgbench/series.h"
 #include "pgbench/stats.h"
 #include "pgbench/txlog.h"
 
@@ -34,11 +35,27 @@ typedef struct tx_sink
  */
 void		tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now);
 
-/* -r: the latency of one command (flattened index) that completed. */
+/*
+ * -r: the latency of one command (flattened index) that completed, also
+ * in its histogram when the report files keep them.
+ */
 static inline void
 tx_sink_command_latency(tx_sink *sink, int flat, double latency_us)
 {
 	stats_simple_add(&sink->stats->per_command[flat].latency, latency_us);
+	if (sink->stats->command_hist != NULL)
+		hist_add(&sink->stats->command_hist[flat], (int64_t) latency_us);
+}
+
+/*
+ * A client of the thread aborted with failure record f: kept for the
+ * report files, when they are written (copied; not on the hot path).
+ */
+static inline void
+tx_sink_abort(tx_sink *sink, const client_failure *f)
+{
+	if (sink->stats->series != NULL)
+		series_add_abort(sink->stats->series, f, pgb_time_now());
 }
 
 /* -r: a retry, or a final failure, started from command flat. */

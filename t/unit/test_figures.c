@@ -217,6 +217,19 @@ check_golden(const fc_case *c, const char *name, const char *text, int compat)
  * The text report and the JSON document of one case in mode compat
  * against the goldens.  The JSON document is the same in every mode.
  */
+/*
+ * The JSON document is the same in every mode but for its "compat" member,
+ * masked as "NN" in the goldens.
+ */
+static void
+mask_compat(char *text)
+{
+	char	   *at = strstr(text, "\n  \"compat\": ");
+
+	if (at != NULL)
+		memcpy(at + strlen("\n  \"compat\": "), "NN", 2);
+}
+
 static void
 test_report(const fc_case *c, const report_figures *f, int compat)
 {
@@ -236,6 +249,7 @@ test_report(const fc_case *c, const report_figures *f, int compat)
 	out = open_memstream(&text, &len);
 	tap_ok(report_json_write(out, f), "%s: report_json_write succeeds", c->name);
 	fclose(out);
+	mask_compat(text);
 	snprintf(name, sizeof(name), "%s.json", c->name);
 	if (write_mode && compat == PGB_COMPAT_MIN)
 		write_golden(name, text);

@@ -310,6 +310,55 @@ test_edges(void)
 	tap_ok(true, "hist_free twice is harmless");
 }
 
+/* Export, import and the exact ends: what --report-json relies on. */
+static void
+test_export(void)
+{
+	hist		h,
+				back;
+	hist_bucket b[64];
+	int			n;
+	bool		same = true;
+
+	hist_init(&h, HIST_ONE_HOUR_US);
+	hist_init(&back, HIST_ONE_HOUR_US);
+	tap_is_int(hist_nonzero(&h), 0, "export: an empty histogram has no bucket");
+	for (int64_t v = 1000; v <= 1003; v++)
+		hist_add(&h, v);
+	hist_add(&h, 70000);
+	hist_add(&h, 70000);
+	tap_is_int(hist_value_at_percentile(&h, 100), 70000, "p100 is the exact maximum");
+	tap_is_int(hist_value_at_percentile(&h, 0), 1000, "p0 is the exact minimum");
+	hist_add(&h, 1002);
+	tap_is_int(hist_value_at_percentile(&h, 100), 70000, "p100 after more values");
+	hist_reset(&h);
+	hist_add(&h, 1002);
+	hist_add(&h, 1000);
+	tap_is_int(hist_value_at_percentile(&h, 100), 1002,
+			   "p100 is 1002, not its bucket's midpoint 1001");
+	hist_add(&h, 5);
+	hist_add(&h, 123456789);
+	n = hist_export(&h, b, 64);
+	tap_is_int(n, hist_nonzero(&h), "export: every non-empty bucket");
+	tap_ok(n == 3 && b[0].index < b[1].index && b[1].index < b[2].index,
+		   "export: three buckets, ascending");
+	tap_is_int(b[1].count, 2, "export: 1000 and 1002 share a bucket");
+	tap_is_int(hist_export(&h, b, 2), 2, "export: stops at max");
+	n = hist_export(&h, b, 64);
+	hist_import(&back, b, n, h.min, h.max, h.sum);
+	for (int i = 0; i < h.nbuckets; i++)
+		same = same && h.counts[i] == back.counts[i];
+	tap_ok(same && back.count == h.count && back.min == h.min && back.max == h.max &&
+		   back.sum == h.sum, "import of an export gives the same histogram");
+	hist_import(&back, b, n, h.min, h.max, h.sum);
+	hist_merge(&h, &h);
+	tap_is_int(back.count, h.count, "import twice == merge with itself: count");
+	tap_is_int(hist_value_at_percentile(&back, 50), hist_value_at_percentile(&h, 50),
+			   "import twice == merge with itself: p50");
+	hist_free(&h);
+	hist_free(&back);
+}
+
 int
 main(void)
 {
@@ -321,6 +370,7 @@ main(void)
 		test_distribution(&dist_cases[i], values, sorted);
 	test_merge();
 	test_edges();
+	test_export();
 	free(values);
 	free(sorted);
 	return tap_done();

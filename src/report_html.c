@@ -1,0 +1,97 @@
+/*
+ * report_html.c — --report-html: one self-contained HTML page that opens
+ * offline.  The page carries the JSON document of --report-json
+ * (doc/report-json.md) in a <script type="application/json"> element and
+ * draws it with the vendored uPlot and our page script, all embedded at
+ * build time (report_html_assets.h).  This file only assembles the page;
+ * doc/report-html.md describes what it shows.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench/diag.h"
+#include "pgbench/report.h"
+#include "report_html_assets.h"
+
+FILE *
+report_html_open(const char *path)
+{
+	FILE	   *out = fopen(path, "w");
+
+	if (out == NULL)
+		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+	return out;
+}
+
+/*
+ * The JSON text inside a <script> element: "</" becomes "<\/" (the same
+ * string to a JSON parser), so no "</script>" can end the element early.
+ */
+static void
+put_json_in_script(FILE *out, const char *json, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+	{
+		if (json[i] == '<' && i + 1 < len && json[i + 1] == '/')
+		{
+			fputs("<\\/", out);
+			i++;
+		}
+		else
+			fputc(json[i], out);
+	}
+}
+
+static void
+put_page(FILE *out, const char *json, size_t len)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		  "<title>pgbench report</title>\n<!-- drawn with uPlot 1.6.32, whose licence follows:\n", out);
+	fwrite(report_asset_uplot_license, 1, report_asset_uplot_license_len, out);
+	fputs("-->\n<style>\n", out);
+	fwrite(report_asset_uplot_css, 1, report_asset_uplot_css_len, out);
+	fputs("\n</style>\n<style>\n", out);
+	fwrite(report_asset_page_css, 1, report_asset_page_css_len, out);
+	fputs("</style>\n</head>\n<body>\n<main id=\"report\">\n"
+		  "<noscript>This report is drawn by JavaScript; the data is in the "
+		  "report-data element of this file.</noscript>\n</main>\n"
+		  "<pre id=\"status\">loading</pre>\n"
+		  "<script type=\"application/json\" id=\"report-data\">\n", out);
+	put_json_in_script(out, json, len);
+	fputs("</script>\n<script>\n", out);
+	fwrite(report_asset_uplot_js, 1, report_asset_uplot_js_len, out);
+	fputs("\n</script>\n<script>\n", out);
+	fwrite(report_asset_page_js, 1, report_asset_page_js_len, out);
+	fputs("</script>\n</body>\n</html>\n", out);
+}
+
+bool
+report_html_finish(FILE **out, const char *path, const report_figures *f)
+{
+	char	   *json = NULL;
+	size_t		len = 0;
+	FILE	   *mem;
+	bool		ok;
+
+	if (*out == NULL)
+		return true;
+	mem = open_memstream(&json, &len);
+	ok = mem != NULL && report_json_write(mem, f);
+	if (mem != NULL && fclose(mem) != 0)
+		ok = false;
+	if (ok)
+	{
+		put_page(*out, json, len);
+		ok = fflush(*out) == 0 && !ferror(*out);
+	}
+	if (fclose(*out) != 0)
+		ok = false;
+	*out = NULL;
+	free(json);
+	if (!ok)
+		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
+	return ok;
+}

@@ -1,0 +1,210 @@
+/*
+ * report_json_extra.c — the members of the JSON document that the text
+ * report has no line for: when, how and against what the run went, the
+ * aborted clients' failure records, the series of intervals and the
+ * latency histogram in a form another run's merges with exactly.  Formats
+ * report_figures.extra (figures_report.c); doc/report-json.md documents
+ * each member.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pgbench/figures.h"
+#include "pgbench/report.h"
+#include "report_json_int.h"
+
+/* A string member, null when empty (not known). */
+static void
+put_known(json_writer *jw, const char *key, const char *v)
+{
+	put_str(jw, key, v[0] != '\0' ? v : NULL);
+}
+
+void
+report_json_meta(json_writer *jw, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+
+	put_int(jw, "compat", f->compat);
+	open_block(jw, "command_line", '[');
+	for (int i = 0; i < e->argc; i++)
+		put_str(jw, NULL, e->argv[i]);
+	close_block(jw, ']');
+	put_known(jw, "start_time", e->start_iso);
+	put_num(jw, "start_epoch_s", e->start_iso[0] != '\0' ? e->start_epoch_s : NAN);
+	put_known(jw, "end_time", e->end_iso);
+	put_num(jw, "end_epoch_s", e->end_iso[0] != '\0' ? e->end_epoch_s : NAN);
+	if (e->target == NULL)
+	{
+		put_null(jw, "connection");
+		return;
+	}
+	open_block(jw, "connection", '{');
+	put_known(jw, "host", e->target->host);
+	put_known(jw, "port", e->target->port);
+	put_known(jw, "database", e->target->dbname);
+	close_block(jw, '}');
+}
+
+/* A text without the newlines a server message ends with. */
+static void
+put_line(json_writer *jw, const char *key, char *text)
+{
+	size_t		len = strlen(text);
+
+	while (len > 0 && text[len - 1] == '\n')
+		text[--len] = '\0';
+	put_str(jw, key, text);
+}
+
+/* An index that may be "none" (negative): null. */
+static void
+put_index(json_writer *jw, const char *key, int v)
+{
+	if (v >= 0)
+		put_int(jw, key, v);
+	else
+		put_null(jw, key);
+}
+
+static void
+put_abort(json_writer *jw, const series_abort *a)
+{
+	const client_failure *cf = &a->failure;
+	bool		positioned = cf->kind == FAILURE_COMMAND || cf->kind == FAILURE_SQL ||
+		cf->kind == FAILURE_RESULT || cf->kind == FAILURE_NO_RESULTS;
+	char		line[FAILURE_TEXT_MAX + 256];
+	char		message[FAILURE_TEXT_MAX];
+
+	failure_format(cf, line, sizeof(line));
+	snprintf(message, sizeof(message), "%s", cf->message);
+	open_block(jw, NULL, '{');
+	put_int(jw, "client", cf->client);
+	put_num(jw, "at_s", 0.000001 * (double) a->at);
+	put_str(jw, "kind", failure_kind_name(cf->kind));
+	put_index(jw, "script", positioned ? cf->script : -1);
+	put_index(jw, "command", positioned ? cf->command : -1);
+	put_index(jw, "query", cf->kind == FAILURE_SQL || cf->kind == FAILURE_RESULT ? cf->query : -1);
+	put_known(jw, "sqlstate", cf->sqlstate);
+	open_block(jw, "causes", '[');
+	for (int i = 0; i < cf->ncauses; i++)
+		put_str(jw, NULL, cf->causes[i]);
+	close_block(jw, ']');
+	put_line(jw, "message", message);
+	put_line(jw, "line", line);
+	close_block(jw, '}');
+}
+
+void
+report_json_aborts(json_writer *jw, const report_figures *f)
+{
+	open_block(jw, "aborted_clients", '[');
+	for (int i = 0; i < f->extra.naborts; i++)
+		put_abort(jw, f->extra.aborts[i]);
+	close_block(jw, ']');
+}
+
+void
+report_json_percentiles(json_writer *jw, const report_figures *f, const figures_latency *fl)
+{
+	open_block(jw, "percentiles", '{');
+	for (int i = 0; fl->has_percentiles && i < f->nreport_percentiles; i++)
+	{
+		char		key[32];
+
+		snprintf(key, sizeof(key), "p%g", f->report_percentiles[i]);
+		put_num(jw, key, fl->report_ms[i]);
+	}
+	close_block(jw, '}');
+}
+
+static void
+put_point(json_writer *jw, const figures_point *p, bool throttled)
+{
+	static const double at[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
+
+	open_block(jw, NULL, '{');
+	put_num(jw, "t_s", p->t_s);
+	put_num(jw, "interval_s", p->interval_s);
+	put_num(jw, "tps", p->tps);
+	put_int(jw, "processed", p->processed);
+	put_int(jw, "failures", p->failures);
+	put_int(jw, "retries", p->retries);
+	put_int(jw, "skipped", p->skipped);
+	open_block(jw, "latency_ms", '{');
+	put_num(jw, "average", p->latency_avg_ms);
+	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
+	{
+		char		key[32];
+
+		snprintf(key, sizeof(key), "p%g", at[k]);
+		put_num(jw, key, p->latency_ms[k]);
+	}
+	put_num(jw, "max", p->latency_max_ms);
+	close_block(jw, '}');
+	if (throttled)
+	{
+		open_block(jw, "lag_ms", '{');
+		put_num(jw, "average", p->lag_avg_ms);
+		put_num(jw, "max", p->lag_max_ms);
+		close_block(jw, '}');
+	}
+	else
+		put_null(jw, "lag_ms");
+	close_block(jw, '}');
+}
+
+void
+report_json_series(json_writer *jw, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+
+	if (e->interval_s <= 0)
+	{
+		put_null(jw, "series");
+		return;
+	}
+	open_block(jw, "series", '{');
+	put_setting(jw, "interval_s", e->interval_s);
+	put_bool(jw, "incomplete", e->series_incomplete);
+	open_block(jw, "points", '[');
+	for (int i = 0; i < e->npoints; i++)
+		put_point(jw, &e->points[i], f->throttled);
+	close_block(jw, ']');
+	close_block(jw, '}');
+}
+
+void
+report_json_histogram(json_writer *jw, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+	const hist *h = e->latency_hist;
+
+	if (h == NULL)
+	{
+		put_null(jw, "latency_histogram");
+		return;
+	}
+	open_block(jw, "latency_histogram", '{');
+	put_str(jw, "layout", "log-linear");
+	put_int(jw, "sub_bucket_bits", HIST_SUB_BITS);
+	put_int(jw, "highest_us", h->highest);
+	put_int(jw, "count", h->count);
+	put_int(jw, "clamped", h->clamped);
+	put_int(jw, "min_us", h->min);
+	put_int(jw, "max_us", h->max);
+	put_exact(jw, "sum_us", h->sum);
+	put_exact(jw, "latency_sum_us", e->latency_sum_us);
+	put_exact(jw, "latency_sum_squares_us", e->latency_sum2_us);
+	open_block(jw, "buckets", '[');
+	for (int i = 0; i < h->nbuckets; i++)
+	{
+		if (h->counts[i] == 0)
+			continue;
+		json_member(jw, NULL);
+		fprintf(jw->out, "[%d, %" PRId64 "]", i, h->counts[i]);
+	}
+	close_block(jw, ']');
+	close_block(jw, '}');
+}

@@ -1,0 +1,60 @@
+/*
+ * report_json_int.h — the JSON writer the report unit's JSON files share
+ * (report_json.c: the report; report_json_extra.c: the report files'
+ * extras).  Private to those files.
+ *
+ * A streaming writer: one member per line, two spaces per level.  Each
+ * put_* writes one member (key NULL inside an array); open_block and
+ * close_block bracket an object ('{', '}') or an array ('[', ']').
+ * Non-finite numbers are written as null (JSON has no NaN).
+ */
+#ifndef PGBENCH_REPORT_JSON_INT_H
+#define PGBENCH_REPORT_JSON_INT_H
+
+#include <stdio.h>
+
+#include "pgbench/figures.h"
+
+#define JSON_MAX_DEPTH 16
+
+typedef struct json_writer
+{
+	FILE	   *out;
+	int			depth;
+	bool		has_member[JSON_MAX_DEPTH]; /* a comma is due at this level */
+} json_writer;
+
+/* Start a member: comma, newline, indent, and "key": unless in an array. */
+void		json_member(json_writer *jw, const char *key);
+void		open_block(json_writer *jw, const char *key, char brace);
+void		close_block(json_writer *jw, char brace);
+void		put_int(json_writer *jw, const char *key, int64_t v);
+void		put_uint(json_writer *jw, const char *key, uint64_t v);
+
+/* A measured figure: six decimals (nanoseconds for milliseconds). */
+void		put_num(json_writer *jw, const char *key, double v);
+
+/* A setting as the user wrote it: shortest exact-enough decimal form. */
+void		put_setting(json_writer *jw, const char *key, double v);
+
+/* A double that must read back exactly (%.17g). */
+void		put_exact(json_writer *jw, const char *key, double v);
+void		put_str(json_writer *jw, const char *key, const char *v);
+void		put_bool(json_writer *jw, const char *key, bool v);
+void		put_null(json_writer *jw, const char *key);
+
+/*
+ * The extras of the report files, each a group of top-level members
+ * (doc/report-json.md): metadata after the versions, the aborted clients
+ * after "aborted", the series and the histogram at the end.
+ */
+void		report_json_meta(json_writer *jw, const report_figures *f);
+void		report_json_aborts(json_writer *jw, const report_figures *f);
+void		report_json_series(json_writer *jw, const report_figures *f);
+void		report_json_histogram(json_writer *jw, const report_figures *f);
+
+/* "percentiles": {"p50": ...} of fl at the report files' list. */
+void		report_json_percentiles(json_writer *jw, const report_figures *f,
+									const figures_latency *fl);
+
+#endif

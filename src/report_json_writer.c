@@ -1,0 +1,136 @@
+/*
+ * report_json_writer.c — the streaming JSON writer of report_json_int.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pgbench/figures.h"
+#include "report_json_int.h"
+
+static void
+put_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
+	{
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);		/* UTF-8 passes through as is */
+	}
+	fputc('"', out);
+}
+
+/* Start a member: comma, newline, indent, and "key": unless in an array. */
+void
+json_member(json_writer *jw, const char *key)
+{
+	if (jw->has_member[jw->depth])
+		fputc(',', jw->out);
+	/* the document itself starts the file, without a blank line */
+	if (jw->depth > 0 || jw->has_member[0])
+		fprintf(jw->out, "\n%*s", 2 * jw->depth, "");
+	jw->has_member[jw->depth] = true;
+	if (key != NULL)
+	{
+		put_string(jw->out, key);
+		fputs(": ", jw->out);
+	}
+}
+
+void
+open_block(json_writer *jw, const char *key, char brace)
+{
+	json_member(jw, key);
+	fputc(brace, jw->out);
+	if (jw->depth + 1 < JSON_MAX_DEPTH)
+		jw->depth++;
+	jw->has_member[jw->depth] = false;
+}
+
+void
+close_block(json_writer *jw, char brace)
+{
+	bool		had = jw->has_member[jw->depth];
+
+	jw->depth--;
+	if (had)
+		fprintf(jw->out, "\n%*s", 2 * jw->depth, "");
+	fputc(brace, jw->out);
+}
+
+void
+put_int(json_writer *jw, const char *key, int64_t v)
+{
+	json_member(jw, key);
+	fprintf(jw->out, "%" PRId64, v);
+}
+
+/* A number in fmt; JSON has no NaN or infinity: null. */
+static void
+put_num_fmt(json_writer *jw, const char *key, double v, const char *fmt)
+{
+	json_member(jw, key);
+	if (isfinite(v))
+		fprintf(jw->out, fmt, v);
+	else
+		fputs("null", jw->out);
+}
+
+/* A measured figure: six decimals (nanoseconds for milliseconds). */
+void
+put_num(json_writer *jw, const char *key, double v)
+{
+	put_num_fmt(jw, key, v, "%.6f");
+}
+
+/* A setting as the user wrote it: shortest exact-enough decimal form. */
+void
+put_setting(json_writer *jw, const char *key, double v)
+{
+	put_num_fmt(jw, key, v, "%.15g");
+}
+
+void
+put_str(json_writer *jw, const char *key, const char *v)
+{
+	json_member(jw, key);
+	if (v != NULL)
+		put_string(jw->out, v);
+	else
+		fputs("null", jw->out);
+}
+
+void
+put_bool(json_writer *jw, const char *key, bool v)
+{
+	json_member(jw, key);
+	fputs(v ? "true" : "false", jw->out);
+}
+
+void
+put_null(json_writer *jw, const char *key)
+{
+	json_member(jw, key);
+	fputs("null", jw->out);
+}
+
+void
+put_uint(json_writer *jw, const char *key, uint64_t v)
+{
+	json_member(jw, key);
+	fprintf(jw->out, "%" PRIu64, v);
+}
+
+void
+put_exact(json_writer *jw, const char *key, double v)
+{
+	put_num_fmt(jw, key, v, "%.17g");
+}

@@ -1,0 +1,173 @@
+# report_full.pl — the report files' JSON document (doc/report-json.md,
+# schema_version 2) from real runs: a -c 8 -j 2 -T -P 1 -R 2000 run's
+# document conforms to doc/report-json.schema.json (every member present,
+# none undocumented), and its parts agree with each other and with the
+# text report: the series covers the run and adds up to the totals, the
+# exported histogram adds up to the successful transactions and gives back
+# the percentiles by the documented bucket layout, p100 is the maximum,
+# the password of the command line is masked.  Then an aborting client's
+# failure record, and per-command percentiles under -r.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use JSON::PP;
+use List::Util qw(sum0 max);
+use POSIX ();
+use PgbSchema;
+use PgbTest;
+use Test::More;
+
+my $node = start_cluster();
+my %env = %{ $node->env };
+my $src = $ENV{PGBENCH_SRC} || '.';
+my $dir = tempdir('pgbfull_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+chdir $dir or die "cannot chdir to $dir: $!";
+my $schema = decode_json(slurp("$src/doc/report-json.schema.json"));
+
+my ($rc, $out, $err) = pgbench([ '-i', '-q' ], env => \%env);
+is($rc, 0, 'initialize the tables');
+
+# ---- the documentation names every member of the schema ------------------------
+
+my $doc_text = slurp("$src/doc/report-json.md");
+my %documented = map { $_ => 1 } map { /`([\w.]+)`/g } $doc_text =~ /^(\|.*)$/mg;
+my @undocumented = grep { !$documented{$_} } schema_names($schema);
+is_deeply(\@undocumented, [], 'doc/report-json.md has a row for every member of the schema');
+
+# ---- the full run ------------------------------------------------------------------
+
+my $T = 8;
+($rc, $out, $err) = pgbench([ '-c', '8', '-j', '2', '-T', $T, '-P', '1', '-R', '2000',
+		'--report-json=r.json', '--report-html=r.html', 'dbname=postgres password=hunter2' ],
+	env => \%env);
+is($rc, 0, 'full run: exit code 0') or diag($err);
+my $doc = decode_json(slurp('r.json'));
+my @errors = check_schema($schema, $doc);
+is_deeply(\@errors, [], 'full run: the document conforms to doc/report-json.schema.json');
+is($doc->{schema_version}, 2, 'schema_version 2');
+ok(-s 'r.html' > 10000, 'the HTML page is written too');
+
+# metadata
+my @argv = @{ $doc->{command_line} };
+ok(!grep({ /hunter2/ } @argv), 'command line: the password is gone');
+is($argv[-1], 'dbname=postgres password=********', 'command line: masked in place, the rest kept');
+is_deeply([ @argv[ 1 .. 4 ] ], [ '-c', '8', '-j', '2' ], 'command line: the arguments in order');
+like($doc->{start_time}, qr/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'start_time is ISO 8601 UTC');
+like($doc->{end_time}, qr/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'end_time is ISO 8601 UTC');
+my $span = $doc->{end_epoch_s} - $doc->{start_epoch_s};
+ok($span >= $doc->{duration_s} && $span < $doc->{duration_s} + 30,
+	"end - start ($span s) covers the benchmark ($doc->{duration_s} s) and the connections");
+ok(abs($doc->{start_epoch_s} - time()) < 600, 'start_epoch_s is now-ish Unix time');
+is($doc->{connection}{database}, 'postgres', 'connection: database');
+is($doc->{connection}{port}, $env{PGPORT}, 'connection: port');
+is($doc->{connection}{host}, $env{PGHOST}, 'connection: host (the socket directory)');
+is($doc->{compat}, 16, 'compat mode');
+like($doc->{settings}{random_seed}, qr/^\d+$/, 'settings.random_seed');
+is($doc->{settings}{rate_tps}, 2000, 'settings.rate_tps');
+is($doc->{aborted}, JSON::PP::false, 'not aborted');
+is_deeply($doc->{aborted_clients}, [], 'no aborted client');
+
+# the series
+my $series = $doc->{series};
+my @pts = @{ $series->{points} };
+is($series->{interval_s}, 1, 'series: the -P interval');
+ok(@pts >= $T && @pts <= $T + 3, 'series: ' . scalar(@pts) . " points for -T $T");
+is(sum0(map { $_->{processed} } @pts), $doc->{transactions}{processed}, 'series: processed adds up');
+is(sum0(map { $_->{failures} } @pts), $doc->{transactions}{failed}, 'series: failures add up');
+is(sum0(map { $_->{retries} } @pts), $doc->{transactions}{retries}, 'series: retries add up');
+is(sum0(map { $_->{skipped} } @pts), $doc->{transactions}{skipped}, 'series: skipped adds up');
+is_deeply([ map { $_->{t_s} } @pts[ 0 .. $#pts - 1 ] ], [ 1 .. $#pts ], 'series: one point per second');
+ok($pts[-1]{t_s} > $#pts && $pts[-1]{t_s} <= @pts, 'series: the last point ends with the run');
+is(max(map { $_->{latency_ms}{max} // 0 } @pts), $doc->{latency_ms}{max}, 'series: the highest max is the run\'s max');
+ok(!grep({ defined $_->{latency_ms}{p50} && $_->{latency_ms}{p50} > $_->{latency_ms}{p99} } @pts),
+	'series: p50 <= p99 in every point');
+ok(!grep({ !defined $_->{lag_ms} } @pts), 'series: lag under -R');
+
+# the histogram: counts, the layout, p100
+my $h = $doc->{latency_histogram};
+my @buckets = @{ $h->{buckets} };
+is(sum0(map { $_->[1] } @buckets), $doc->{transactions}{processed}, 'histogram: bucket counts add up to processed');
+is($h->{count}, $doc->{transactions}{processed}, 'histogram: count');
+is($h->{max_us} / 1000, $doc->{latency_ms}{max}, 'histogram: max_us is the maximum');
+is($doc->{latency_ms}{percentiles}{p100}, $doc->{latency_ms}{max}, 'p100 equals the true maximum');
+is_deeply([ sort keys %{ $doc->{latency_ms}{percentiles} } ], [ sort qw(p50 p90 p95 p99 p99.9 p100) ],
+	'the default percentiles, without --percentiles');
+
+# the documented layout gives the same percentiles back (nearest rank, bucket midpoint)
+sub bucket_bounds
+{
+	my ($i, $bits) = @_;
+	my $sub = 2**$bits;
+	my $shift = $i < 2 * $sub ? 0 : int($i / $sub) - 1;
+	my $low = ($i - $shift * $sub) * 2**$shift;
+	return ($low, $low + 2**$shift - 1);
+}
+for my $p (50, 90, 99)
+{
+	my $rank = POSIX::ceil($p * $h->{count} / 100);
+	my $seen = 0;
+	my $value;
+	for my $b (@buckets)
+	{
+		$seen += $b->[1];
+		next if $seen < $rank;
+		my ($low, $high) = bucket_bounds($b->[0], $h->{sub_bucket_bits});
+		$value = $low + int(($high - $low) / 2);
+		$value = $h->{min_us} if $value < $h->{min_us};
+		$value = $h->{max_us} if $value > $h->{max_us};
+		last;
+	}
+	is(sprintf('%.6f', $value / 1000), sprintf('%.6f', $doc->{latency_ms}{percentiles}{"p$p"}),
+		"histogram: p$p from the exported buckets");
+}
+
+# the text report agrees
+my ($processed) = $out =~ /^number of transactions actually processed: (\d+)/m;
+is($doc->{transactions}{processed}, $processed, 'processed as the text report');
+
+# ---- an aborted client --------------------------------------------------------------
+
+my $half = write_file("$dir/half.sql", "\\if :client_id = 1\nselect 1/0;\n\\else\nselect 1;\n\\endif\n");
+($rc, $out, $err) = pgbench([ '-n', '-f', $half, '-t', '5', '-c', '3', '-j', '2', '--report-json=a.json' ],
+	env => \%env);
+is($rc, 2, 'aborting client: exit code 2');
+$doc = decode_json(slurp('a.json'));
+is_deeply([ check_schema($schema, $doc) ], [], 'aborting client: the document conforms');
+is(scalar @{ $doc->{aborted_clients} }, 1, 'aborting client: one failure record');
+my $a = $doc->{aborted_clients}[0];
+is($a->{client}, 1, 'failure record: client');
+is($a->{kind}, 'sql', 'failure record: kind');
+is($a->{sqlstate}, '22012', 'failure record: SQLSTATE');
+is($a->{script}, 0, 'failure record: script');
+is($a->{command}, 1, 'failure record: command');
+like($a->{message}, qr/division by zero/, 'failure record: message');
+my ($line) = $err =~ /^pgbench: error: (client 1 .*aborted.*)$/m;
+is($a->{line}, $line, 'failure record: the line pgbench printed');
+is($doc->{transactions}{processed}, 10, 'aborting client: the others finished');
+
+# ---- per-command percentiles under -r, several scripts, --percentiles -----------------
+
+my $two = write_file("$dir/two.sql", "\\set x random(1, 10)\nselect :x;\nselect pg_sleep(0.001);\n");
+($rc, $out, $err) = pgbench([ '-n', '-f', "$two\@2", '-b', 'select-only@1', '-t', '40', '-c', '2', '-r',
+		'--percentiles=75,99,75', '--report-json=c.json' ], env => \%env);
+is($rc, 0, '-r with two scripts: exit code');
+$doc = decode_json(slurp('c.json'));
+is_deeply([ check_schema($schema, $doc) ], [], '-r with two scripts: the document conforms');
+is_deeply($doc->{settings}{percentiles}, [ 75, 99 ], '--percentiles: a repeated value is kept once');
+is_deeply([ sort keys %{ $doc->{latency_ms}{percentiles} } ], [ sort qw(p50 p75 p90 p95 p99 p99.9 p100) ],
+	'--percentiles adds to the default list');
+is(scalar(() = $out =~ /^latency p75 = /mg), 1, 'text: p75 once');
+for my $s (@{ $doc->{scripts} })
+{
+	for my $c (@{ $s->{commands} })
+	{
+		next unless $c->{latency_ms}{count};
+		is($c->{latency_ms}{percentiles}{p100}, $c->{latency_ms}{max},
+			"script $s->{number} command $c->{number}: p100 is its max");
+	}
+}
+my $sleep = $doc->{scripts}[0]{commands}[2];
+ok($sleep->{latency_ms}{percentiles}{p50} >= 1.0, "pg_sleep(0.001): median $sleep->{latency_ms}{percentiles}{p50} ms >= 1 ms");
+
+done_testing();
