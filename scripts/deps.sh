@@ -3,12 +3,17 @@
 # The tests compare with the system pgbench 15 as an oracle, at 15.20 or later
 # (15.20 changed "-c/--clients" to "-c/--client" in messages): an older
 # postgresql-15 / postgresql-client-15 is upgraded from the Debian archive.
-# "deps.sh ci" also installs what .ci/run's rule checks use: universal-ctags
-# (function sizes), cppcheck and clang-tidy (static analysis).
+# "deps.sh test" adds what the tests drive besides PostgreSQL: Debian's
+# chromium (the HTML report is loaded in headless Chromium) and iproute2
+# (network namespaces).  "deps.sh ci" adds to those what .ci/run's rule
+# checks use: universal-ctags (function sizes), cppcheck and clang-tidy.
 set -euo pipefail
 
 pkgs=(flex bison meson ninja-build libpq-dev postgresql libipc-run-perl pkg-config gcc)
-[ "${1:-}" = ci ] && pkgs+=(universal-ctags cppcheck clang-tidy)
+case "${1:-}" in
+	test) pkgs+=(chromium iproute2) ;;
+	ci) pkgs+=(chromium iproute2 universal-ctags cppcheck clang-tidy) ;;
+esac
 need=()
 for pkg in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")

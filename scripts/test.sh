@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 start=$(date +%s)
-bash scripts/deps.sh
+bash scripts/deps.sh test
 if [ "${SANITIZE:-0}" = 1 ]; then
 	dir=build-asan
 	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
