@@ -1,7 +1,8 @@
 /*
- * options_help.c — --help, written from the options table: the text of the
- * pgbench of the compatibility mode byte for byte, then our extensions in a
- * section of their own.
+ * options_help.c — --help and -V.  --help is written from the options table:
+ * the text of the pgbench of the compatibility mode byte for byte, then our
+ * extensions in a section of their own, then where to report bugs (this
+ * project, not PostgreSQL).  The addresses and names come from meson.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +64,18 @@ options_print_help(const char *progname, int compat)
 			print_option_help(def);
 	}
 	printf("\n"
-		   "Report bugs to <pgsql-bugs@lists.postgresql.org>.\n"
-		   "PostgreSQL home page: <https://www.postgresql.org/>\n");
+		   "Report bugs to <" PGBENCH_BUG_REPORT ">.\n"
+		   PGBENCH_NAME " home page: <" PGBENCH_HOME_PAGE ">\n");
+}
+
+/*
+ * PostgreSQL's own pgbench prints "pgbench (PostgreSQL) 16.4"; scripts read
+ * the major after "(PostgreSQL) ".  Ours prints the major it behaves as
+ * there, and its own name and version after it, as distributions add
+ * theirs ("15.20 (Debian 15.20-0+deb12u1)").
+ */
+void
+options_print_version(int compat)
+{
+	printf("pgbench (PostgreSQL) %d (%s %s)\n", compat, PGBENCH_NAME, PGBENCH_VERSION);
 }

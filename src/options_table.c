@@ -143,7 +143,7 @@ show_help(opt_parse *st, const opt_def *def, const char *arg)
 static int
 show_version(opt_parse *st, const opt_def *def, const char *arg)
 {
-	puts("pgbench (PostgreSQL) " PGBENCH_VERSION);
+	options_print_version(st->opts->compat);
 	return OPT_EXIT_OK;
 }
 

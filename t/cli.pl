@@ -21,13 +21,13 @@ write_file('bad.sql', "\\set x\n");
 write_file('a@b.sql', "SELECT 1;\n");
 write_file('cond.sql', "\\if 1\nselect 1;\n");
 
-# Our version, as meson defines it.
-my $version = '';
-if ($ENV{PGBENCH_SRC} && open my $fh, '<', "$ENV{PGBENCH_SRC}/meson.build")
-{
-	local $/;
-	($version) = <$fh> =~ /version\s*:\s*'([^']+)'/;
-}
+# Our name and version ("pgbench-ng 0.1.0") and where --help sends bug
+# reports, as meson defines them (t/meson.build passes them on).
+my $ident = $ENV{PGBENCH_IDENT} // '';
+my $closing = "Report bugs to <" . ($ENV{PGBENCH_BUG_REPORT} // '') . ">.\n"
+  . ($ident =~ s/ .*//r) . " home page: <" . ($ENV{PGBENCH_HOME_PAGE} // '') . ">\n";
+my $pg_closing = "Report bugs to <pgsql-bugs\@lists.postgresql.org>.\n"
+  . "PostgreSQL home page: <https://www.postgresql.org/>\n";
 
 my $hint = qq{pgbench: hint: Try "pgbench --help" for more information.\n};
 my $list = "Available builtin scripts:\n"
@@ -118,9 +118,8 @@ Options of this pgbench (not in PostgreSQL's):
   --report-html=FILE       also write the final report as an HTML page to FILE
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 
-Report bugs to <pgsql-bugs@lists.postgresql.org>.
-PostgreSQL home page: <https://www.postgresql.org/>
 HELP
+$help .= $closing;
 
 # Rows: name, args, optional env / stdin, expected rc, stderr, stdout.
 # args go after "-h /nonexistent-dir -p 1" unless first => 1 keeps them
@@ -179,9 +178,9 @@ my @rows = (
 	  env => { PGBENCH_RANDOM_SEED => 'x' }, rc => 0, out => $help, err => '',
 	  help => 1 },
 	{ name => '-V', args => ['-V', 'x'], first => 1, rc => 0,
-	  out => "pgbench (PostgreSQL) $version\n", err => '', version => 1 },
+	  out => "pgbench (PostgreSQL) 16 ($ident)\n", err => '', version => 1 },
 	{ name => '--version', args => ['--version'], first => 1, rc => 0,
-	  out => "pgbench (PostgreSQL) $version\n", err => '', version => 1 },
+	  out => "pgbench (PostgreSQL) 16 ($ident)\n", err => '', version => 1 },
 
 	# integer options
 	{ name => '-c not a number', args => ['-c', 'x'], rc => 1,
@@ -466,7 +465,8 @@ sub run_row
 }
 
 # Our --help is pgbench's plus PostgreSQL 17's --exit-on-abort line, plus
-# our extensions in a section of their own before the closing lines.
+# our extensions in a section of their own before the closing lines, which
+# name this project instead of PostgreSQL.
 my $extensions_help = <<'EXT';
 
 Options of this pgbench (not in PostgreSQL's):
@@ -481,12 +481,13 @@ sub with_our_additions
 	my ($help) = @_;
 	$help =~ s/^(  --aggregate-interval=NUM .*\n)/$1  --exit-on-abort          exit when any client is aborted\n/m;
 	$help =~ s/^(  -\?, --help .*\n)(?=\nReport bugs to )/$1$extensions_help/m;
+	$help =~ s/\Q$pg_closing\E\z/$closing/;
 	return $help;
 }
 
 cmp_ok(scalar(@rows), '>=', 70, 'at least 70 command lines');
 diag('no system pgbench: comparing with stored texts only') unless $system;
-like($version, qr/^\d/, 'project version read from meson.build');
+like($ident, qr/^pgbench-ng \d+\.\d+\.\d+$/, 'project name and version from meson');
 
 for my $row (@rows)
 {

@@ -109,18 +109,28 @@ Options of this pgbench (not in PostgreSQL's):
   --report-html=FILE       also write the final report as an HTML page to FILE
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 
-Report bugs to <pgsql-bugs@lists.postgresql.org>.
-PostgreSQL home page: <https://www.postgresql.org/>
 HELP
+
+# Our closing lines name this project (meson's values, through t/meson.build).
+my $ident = $ENV{PGBENCH_IDENT} // '';
+my $pg_closing = "Report bugs to <pgsql-bugs\@lists.postgresql.org>.\n"
+  . "PostgreSQL home page: <https://www.postgresql.org/>\n";
+$help_17 .= "Report bugs to <" . ($ENV{PGBENCH_BUG_REPORT} // '') . ">.\n"
+  . ($ident =~ s/ .*//r) . " home page: <" . ($ENV{PGBENCH_HOME_PAGE} // '') . ">\n";
 
 # 19 adds one line, after --aggregate-interval.
 (my $help_19 = $help_17) =~ s/^(  --aggregate-interval=NUM .*\n)/$1  --continue-on-error      continue running after an SQL error\n/m;
 
-# Our section is not in PostgreSQL's --help.
-sub without_our_section
+# What of --help and -V is compared with PostgreSQL's: our section is not
+# in its --help, and its closing lines name PostgreSQL; of -V only the
+# major after "(PostgreSQL) ", what scripts parse ("19beta1" there,
+# "19 (pgbench-ng 0.1.0)" here).  Applied to both programs' output.
+sub comparable
 {
 	my ($help) = @_;
 	$help =~ s/\nOptions of this pgbench \(not in PostgreSQL's\):\n(?:  .*\n)+//;
+	$help =~ s/\nReport bugs to <.*>\.\n.* home page: <.*>\n\z/\n$pg_closing/;
+	$help =~ s/^(pgbench \(PostgreSQL\) \d+)\D.*$/$1/;
 	return $help;
 }
 
@@ -134,6 +144,10 @@ my @rows = (
 	  out_17 => $help_17, out_18 => $help_17, out_19 => $help_19 },
 	{ name => '-?', args => ['-?', 'x'], first => 1, rc => 0, err => '',
 	  out_17 => $help_17, out_18 => $help_17, out_19 => $help_19 },
+	{ name => '-V', args => ['-V'], first => 1, rc => 0, err => '',
+	  map { ("out_$_" => "pgbench (PostgreSQL) $_ ($ident)\n") } 17, 18, 19 },
+	{ name => '--version', args => ['--version', 'x'], first => 1, rc => 0, err => '',
+	  map { ("out_$_" => "pgbench (PostgreSQL) $_ ($ident)\n") } 17, 18, 19 },
 
 	# -d/--dbname and --debug
 	{ name => '-d without its argument', args => ['-d'], rc => 1,
@@ -245,12 +259,12 @@ for my $mode (17, 18, 19)
 			skip "$name: no PostgreSQL 19 pgbench", 4 unless $mode == 19 && $oracle;
 			my ($src, $sout, $serr) = run_row($oracle, $row);
 			my ($rc, $out, $err) = run_row($ours, $row, env => { PGBENCH_COMPAT => 19 });
-			$out = without_our_section($out) if $row->{first};
+			($out, $sout) = map { comparable($_) } $out, $sout if $row->{first};
 			is($rc, $src, "$name: exit code as 19beta1");
 			is($err, $serr, "$name: stderr as 19beta1");
 			is($out, $sout, "$name: stdout as 19beta1");
 			ok($src == expected($row, 'rc', 19) && $serr eq expected($row, 'err', 19)
-				  && $sout eq without_our_section(expected($row, 'out', 19)),
+				  && $sout eq comparable(expected($row, 'out', 19)),
 				"$name: stored expectation matches 19beta1");
 		}
 	}

@@ -194,9 +194,16 @@ const opt_def *options_getopt_lookup(const options_getopt *g, int code);
 
 /*
  * Print --help for mode compat: the text of that major's pgbench from the
- * table, then our extensions.
+ * table, then our extensions, then this project's bug address and home page.
  */
 void		options_print_help(const char *progname, int compat);
+
+/*
+ * Print -V for mode compat: "pgbench (PostgreSQL) MAJOR (NAME VERSION)", so
+ * that what parses pgbench's version reads the major whose behaviour it
+ * follows, and a reader sees which program this is.
+ */
+void		options_print_version(int compat);
 
 /* Seed from text (NULL = "time"), with pgbench's messages naming origin. */
 bool		options_set_seed(pgb_options *opts, const char *text, const char *origin);
