@@ -228,7 +228,7 @@ as_postgres() { in_root test runuser -u postgres -- "$@"; }
 pg_bin=/usr/lib/postgresql/15/bin
 
 # pg_wrapper's pgbench as it is: where the link points and what -V says.
-wrapper_state() { in_root test sh -c 'readlink /usr/bin/pgbench; pgbench -V'; }
+wrapper_state() { in_root test sh -c 'readlink /usr/bin/pgbench; /usr/bin/pgbench -V'; }
 
 new_root test
 apt_install test postgresql-15 postgresql-client-15
