@@ -1,0 +1,1 @@
+use Test::More; plan skip_all => "todo";
