@@ -165,12 +165,17 @@ client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
 	return transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_CHOOSE_SCRIPT;
 }
 
-/* A timed wait (-R schedule, \sleep) is over when due; -T ends it early. */
+/*
+ * A timed wait (-R schedule, \sleep) is over when due.  -T ends runs
+ * between transactions, as pgbench's does: it ends the wait for the -R
+ * schedule, before a transaction starts, but a \sleep inside one runs to
+ * its end and the transaction goes on to its last command.
+ */
 client_state
 client_timed_wait(const client_env *env, pg_time_usec_t until, pg_time_usec_t *now,
 				  client_state waiting, client_state due)
 {
-	if (env->timer_exceeded)
+	if (env->timer_exceeded && waiting == CSTATE_THROTTLE)
 		return CSTATE_FINISHED;
 	return client_now(now) < until ? waiting : due;
 }

@@ -84,7 +84,7 @@ typedef enum client_state
 	 */
 	CSTATE_WAIT_RESULT,
 
-	/* \sleep in progress.  Next: END_COMMAND, or FINISHED on -T. */
+	/* \sleep in progress, -T or not.  Next: END_COMMAND. */
 	CSTATE_SLEEP,
 
 	/*
