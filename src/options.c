@@ -444,8 +444,8 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 	if (status != OPT_CONTINUE)
 		return status;
 
-	/* Extra threads would have no clients. */
-	if (opts->nthreads > opts->nclients)
+	/* Extra threads would have no clients (with -i, -j counts connections). */
+	if (!st->is_init_mode && opts->nthreads > opts->nclients)
 		opts->nthreads = opts->nclients;
 
 	/* -d/--dbname (17+) wins: a DBNAME argument is then one too many */

@@ -647,7 +647,8 @@ const opt_def options_table[] = {
 		.help = "establish new connection for each transaction"},
 	{PG('D', "define", REQUIRED, 5, BENCH), .handler = handle_define,
 		.arg_help = "VARNAME=VALUE", .help = "define variable for use by custom script"},
-	{PG('j', "jobs", REQUIRED, 11, BENCH), INT(nthreads, 1, INT_MAX),
+	/* ANY: with -i, our extension loads with this many connections */
+	{PG('j', "jobs", REQUIRED, 11, ANY), INT(nthreads, 1, INT_MAX),
 		.arg_help = "NUM", .help = "number of threads (default: 1)"},
 	{PG('l', "log", NONE, 12, BENCH), BOOL(use_log),
 		.help = "write transaction times to log file"},
