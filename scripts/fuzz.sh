@@ -2,7 +2,8 @@
 # fuzz.sh — build the libFuzzer targets of fuzz/ (clang, ASan, UBSan, in
 # build-fuzz) and run each: first every input of fuzz/regress/<target>/
 # (inputs that once crashed: each must now pass), then fuzzing from
-# fuzz/corpus/<target>/ for SECONDS (default 60) per target.  New inputs
+# fuzz/corpus/<target>/ for SECONDS (default 60) per target, with the
+# dictionary fuzz/<target>.dict.  New inputs
 # the fuzzer finds stay in a scratch directory; fuzz/corpus is only read.
 # Exit status 0 when nothing crashed, leaked or hung; a crashing input is
 # left in build-fuzz/artifacts/<target>/ (copy it into fuzz/regress/).
@@ -69,7 +70,7 @@ for t in "${targets[@]}"; do
 	mkdir -p "$scratch/$t" "$dir/artifacts/$t"
 	# shellcheck disable=SC2086
 	if "$exe" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
-		-artifact_prefix="$dir/artifacts/$t/" ${FUZZ_ARGS:-} \
+		-dict="$top/fuzz/$t.dict" -artifact_prefix="$dir/artifacts/$t/" ${FUZZ_ARGS:-} \
 		"$scratch/$t" "$top/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
 		echo "fuzz.sh: $t: $(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$scratch/$t.log" |
 			sed 's/^stat:://; s/: */=/' | tr '\n' ' ')$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$scratch/$t.log" | tail -1)"
