@@ -10,7 +10,8 @@
 #   bash scripts/fuzz.sh [SECONDS]          build, replay, fuzz
 #   bash scripts/fuzz.sh merge DIR...       add the inputs of DIR... that
 #                                           bring new coverage to the corpus
-#                                           (per target: DIR/<target>/)
+#                                           (per target: DIR/<target>/; new
+#                                           edges only, to keep it small)
 # FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS=-runs=10000000).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,7 +49,7 @@ if [ "${1:-}" = merge ]; then
 		srcs=()
 		for d in "$@"; do [ -d "$d/$t" ] && srcs+=("$(realpath "$d/$t")"); done
 		[ ${#srcs[@]} -gt 0 ] || continue
-		"$dir/fuzz/fuzz_$t" -merge=1 "${common[@]}" "$top/fuzz/corpus/$t" "${srcs[@]}" 2>&1 | tail -1
+		"$dir/fuzz/fuzz_$t" -merge=1 -use_counters=0 "${common[@]}" "$top/fuzz/corpus/$t" "${srcs[@]}" 2>&1 | tail -1
 	done
 	exit 0
 fi
