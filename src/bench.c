@@ -16,6 +16,7 @@
 #include "pgbench/client.h"
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
+#include "pgbench/interrupt.h"
 #include "pgbench/progress.h"
 #include "pgbench/report.h"
 #include "pgbench/thread.h"
@@ -46,8 +47,9 @@ typedef struct bench_state
 	progress_gate gate;			/* -P: the timer waits for the workers on it */
 	bool		gate_ready;
 	progress_source *sources;	/* -P: what the timer reads of each worker */
-	char		server_version[64]; /* as the banner shows it */
-	FILE	   *json_out;		/* --report-json, opened before the run */
+	char		server_version[64]; /* as the banner shows it; "" before */
+	FILE	   *json_out;		/* --report-json, opened first; stdout for "-" */
+	bool		json_written;	/* the document was written (or failed to be) */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
@@ -161,11 +163,18 @@ read_partitions(PGconn *conn, table_info *info)
 	return ok;
 }
 
-/* Run a maintenance statement; complain but carry on if it fails. */
+/*
+ * Run a maintenance statement; complain but carry on if it fails.  After a
+ * signal (which cancelled the one running) the rest are skipped.
+ */
 static void
 try_statement(PGconn *conn, const char *sql)
 {
-	PGresult   *res = PQexec(conn, sql);
+	PGresult   *res;
+
+	if (interrupt_signal() != 0)
+		return;
+	res = PQexec(conn, sql);
 
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
@@ -240,7 +249,8 @@ set_startup_variables(bench_state *bs, int scale, random_seed *seed)
 /*
  * Open the set-up connection, print the banner, and learn scale and
  * partitions; then set the start-up variables and vacuum.  false after
- * printing why the run cannot start.
+ * printing why the run cannot start, or after a signal (its statement
+ * cancelled by the handler).
  */
 static bool
 setup_database(bench_state *bs, random_seed *seed, table_info *info)
@@ -249,6 +259,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	const pgb_options *opts = bs->opts;
 	char		errbuf[1024];
 	PGconn	   *conn = conn_open(&ctx->params, errbuf, sizeof(errbuf));
+	PGcancel   *cancel;
 	bool		ok = true;
 
 	if (conn == NULL)
@@ -258,6 +269,8 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		return false;
 	}
 	print_version(conn, bs->server_version, sizeof(bs->server_version));
+	cancel = PQgetCancel(conn);
+	interrupt_set_cancel(cancel);
 	if (opts->debug)
 		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
 				  PQhost(conn), PQport(conn), ctx->nclients,
@@ -275,8 +288,10 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		if (!opts->no_vacuum)
 			vacuum_tables(conn, opts->vacuum_all);
 	}
+	interrupt_set_cancel(NULL);
+	PQfreeCancel(cancel);
 	PQfinish(conn);
-	return ok;
+	return ok && interrupt_signal() == 0;
 }
 
 /* ---- the run's shared state -------------------------------------------- */
@@ -288,9 +303,9 @@ init_shared(bench_state *bs)
 
 	atomic_init(&sh->setup_failed, false);
 	atomic_init(&sh->stop, false);
-	sh->stop_fd = -1;
-	if (bs->cfg.exit_on_abort)
-		sh->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	atomic_init(&sh->abort_stop, false);
+	/* for --exit-on-abort and for a signal (interrupt.h) */
+	sh->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
 /*
@@ -316,7 +331,10 @@ open_logs(bench_state *bs)
 	return true;
 }
 
-/* --report-json: open (truncate) the file before the run, so a bad path fails early. */
+/*
+ * --report-json: open (truncate) the file first of all, so that a bad
+ * path fails early and no document of an earlier run survives this one.
+ */
 static bool
 open_json(bench_state *bs)
 {
@@ -324,6 +342,11 @@ open_json(bench_state *bs)
 
 	if (path == NULL)
 		return true;
+	if (strcmp(path, "-") == 0)
+	{
+		bs->json_out = stdout;
+		return true;
+	}
 	bs->json_out = fopen(path, "w");
 	if (bs->json_out == NULL)
 	{
@@ -402,7 +425,7 @@ free_state(bench_state *bs)
 	if (bs->gate_ready)
 		progress_gate_destroy(&bs->gate);
 	free(bs->sources);
-	if (bs->json_out != NULL)
+	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
 	if (bs->shared.stop_fd >= 0)
 		close(bs->shared.stop_fd);
@@ -473,6 +496,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 
 	*start_time = pgb_time_now();
+	sh->origin = *start_time;
 	if (ctx->duration > 0)
 		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->duration;
 
@@ -533,16 +557,20 @@ report_log_errors(const bench_state *bs)
 	return failed;
 }
 
-/* --report-json: the document, or an error message (exit code 2). */
+/*
+ * --report-json: the document (f NULL when nothing ran), written at most
+ * once, or an error message.  false when it could not be written.
+ */
 static bool
-write_json(bench_state *bs, const report_figures *in)
+write_json(bench_state *bs, const report_figures *f, const report_ending *end)
 {
 	bool		ok;
 
-	if (bs->json_out == NULL)
+	if (bs->json_out == NULL || bs->json_written)
 		return true;
-	ok = report_json_write(bs->json_out, in);
-	if (fclose(bs->json_out) != 0)
+	bs->json_written = true;
+	ok = report_json_write_ending(bs->json_out, f, end);
+	if (bs->json_out != stdout && fclose(bs->json_out) != 0)
 		ok = false;
 	bs->json_out = NULL;
 	if (!ok)
@@ -551,63 +579,117 @@ write_json(bench_state *bs, const report_figures *in)
 	return ok;
 }
 
-static int
-finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
+/*
+ * Sum the workers' statistics into total and fill in what the figures
+ * need.  A client that did not finish aborted, unless a signal stopped
+ * it.  false when out of memory.
+ */
+static bool
+merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_input *in,
+			  int signo)
 {
 	const run_config *ctx = &bs->cfg;
-	stats_run	total;
 	pg_time_usec_t bench_start = 0;
-	int			exit_code = 0;
-	report_input in;
-	report_figures figures;
 
-	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands) ||
-		(ctx->keep_hist && !stats_run_enable_hist(&total, ctx->per_script_stats)))
-	{
-		stats_run_free(&total);
-		diag_error("out of memory");
-		return 1;
-	}
+	if (!stats_run_init(total, ctx->scripts->nscripts, ctx->total_commands) ||
+		(ctx->keep_hist && !stats_run_enable_hist(total, ctx->per_script_stats)))
+		return false;
+	memset(in, 0, sizeof(*in));
 	for (int i = 0; i < ctx->nthreads; i++)
 	{
 		const worker *w = &bs->workers[i];
 
 		for (int j = 0; j < w->nclients; j++)
-			if (w->clients[j].state != CSTATE_FINISHED)
-				exit_code = 2;
-		stats_run_merge(&total, &w->stats);
+			if (w->clients[j].state == CSTATE_ABORTED ||
+				(signo == 0 && w->clients[j].state != CSTATE_FINISHED))
+				in->aborted = true;
+		stats_run_merge(total, &w->stats);
 		if (bench_start == 0 || w->bench_start < bench_start)
 			bench_start = w->bench_start;
 	}
+	in->cfg = ctx;
+	in->scale = info->scale;
+	in->partition_method = info->method;
+	in->partitions = info->partitions;
+	in->stats = total;
+	in->bench_duration = pgb_time_now() - bench_start;
+	in->conn_elapsed = bench_start - bs->shared.origin;
+	in->server_version = bs->server_version;
+	return true;
+}
 
-	memset(&in, 0, sizeof(in));
-	in.cfg = ctx;
-	in.scale = info->scale;
-	in.partition_method = info->method;
-	in.partitions = info->partitions;
-	in.stats = &total;
-	in.bench_duration = pgb_time_now() - bench_start;
-	in.conn_elapsed = bench_start - start_time;
-	in.server_version = bs->server_version;
-	in.aborted = exit_code != 0;
-	if (!figures_compute(&in, &figures))
+/*
+ * After the run: the text report (not after --exit-on-abort, as pgbench),
+ * the JSON document, log errors, and the exit code: 0, 2 when a client
+ * aborted or a log or the document could not be written, 128 + the
+ * signal when one stopped the run.
+ */
+static int
+finish_run(bench_state *bs, const table_info *info)
+{
+	int			signo = interrupt_signal();
+	bool		exit_on_abort = signo == 0 && atomic_load(&bs->shared.abort_stop);
+	int			exit_code = 0;
+	stats_run	total;
+	report_input in;
+	report_figures figures;
+	report_ending end = {.outcome = REPORT_COMPLETED};
+
+	if (!merge_workers(bs, info, &total, &in, signo) || !figures_compute(&in, &figures))
 	{
 		stats_run_free(&total);
 		diag_error("out of memory");
 		return 1;
 	}
-	report_print(stdout, &figures);
-	fflush(stdout);
-	if (!write_json(bs, &figures))
+	if (signo != 0)
+		end = (report_ending) {REPORT_INTERRUPTED, interrupt_signal_name(signo), NULL};
+	else if (in.aborted)
+		end.outcome = REPORT_ABORTED;
+	if (!exit_on_abort)
+	{
+		report_print(stdout, &figures);
+		fflush(stdout);
+	}
+	if (!write_json(bs, &figures, &end) || in.aborted)
 		exit_code = 2;
 	figures_free(&figures);
 	stats_run_free(&total);
 
 	if (report_log_errors(bs))
 		exit_code = 2;
-	if (in.aborted)
+	if (in.aborted && !exit_on_abort)
 		diag_error("Run was aborted; the above results are incomplete.");
+	if (signo != 0)
+	{
+		diag_info("run was interrupted by signal %s after %.3f s", end.signal,
+				  (double) in.bench_duration / 1e6);
+		exit_code = 128 + signo;
+	}
 	return exit_code;
+}
+
+/*
+ * A run that never benchmarked: the document says why (a signal, or a
+ * failed start), and a signal makes the exit code 128 + its number.
+ */
+static int
+finish_unstarted(bench_state *bs, int rc)
+{
+	int			signo = interrupt_signal();
+	report_ending end = {
+		.outcome = signo != 0 ? REPORT_INTERRUPTED : REPORT_FAILED_TO_START,
+		.signal = signo != 0 ? interrupt_signal_name(signo) : NULL,
+		.server_version = bs->server_version[0] != '\0' ? bs->server_version : NULL,
+	};
+
+	if (signo != 0)
+	{
+		diag_info("run was interrupted by signal %s before the benchmark started",
+				  end.signal);
+		rc = 128 + signo;
+	}
+	write_json(bs, NULL, &end);
+	return rc;
 }
 
 int
@@ -617,6 +699,7 @@ bench_run(const pgb_options *opts)
 	random_seed seed = opts->seed;	/* our copy advances with every draw */
 	table_info	info;
 	pg_time_usec_t start_time = 0;
+	bool		ran = false;
 	int			rc = 1;
 
 	memset(&bs, 0, sizeof(bs));
@@ -624,6 +707,9 @@ bench_run(const pgb_options *opts)
 	runconf_build(&bs.cfg, opts, (int) getpid());
 	bs.cfg_ready = true;
 	init_shared(&bs);
+	interrupt_arm(&bs.shared.stop, bs.shared.stop_fd);
+	if (!open_json(&bs))
+		goto done;
 	if (!init_clients(&bs, &seed))
 	{
 		diag_error("out of memory");
@@ -636,9 +722,7 @@ bench_run(const pgb_options *opts)
 		diag_error("out of memory");
 		goto done;
 	}
-	if (!open_logs(&bs) || !open_json(&bs))
-		goto done;
-	if (!run_workers(&bs, &start_time))
+	if (!open_logs(&bs) || interrupt_signal() != 0 || !run_workers(&bs, &start_time))
 		goto done;
 
 	if (atomic_load(&bs.shared.setup_failed))
@@ -646,15 +730,16 @@ bench_run(const pgb_options *opts)
 		rc = 1;					/* a client could not connect: no report */
 		report_log_errors(&bs);
 	}
-	else if (atomic_load(&bs.shared.stop))
-	{
-		rc = 2;					/* --exit-on-abort: no report either */
-		report_log_errors(&bs);
-	}
 	else
-		rc = finish_run(&bs, &info, start_time);
+	{
+		rc = finish_run(&bs, &info);
+		ran = true;
+	}
 
 done:
+	if (!ran)
+		rc = finish_unstarted(&bs, rc);
+	interrupt_disarm();
 	free_state(&bs);
 	return rc;
 }
