@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "pgbench/bench.h"
@@ -296,6 +297,26 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 
 /* ---- the run's shared state -------------------------------------------- */
 
+/*
+ * Room for the stop eventfd: option checking made the soft descriptor
+ * limit at least -c + 3 (pgbench's count), which leaves none for it.
+ * false when the limit is that tight and cannot be raised by one.
+ */
+static bool
+room_for_stop_fd(int nclients)
+{
+	struct rlimit limit;
+	rlim_t		needed = (rlim_t) nclients + 4;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+		limit.rlim_cur >= needed)
+		return true;
+	if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed)
+		return false;
+	limit.rlim_cur = needed;
+	return setrlimit(RLIMIT_NOFILE, &limit) == 0;
+}
+
 static void
 init_shared(bench_state *bs)
 {
@@ -304,8 +325,14 @@ init_shared(bench_state *bs)
 	atomic_init(&sh->setup_failed, false);
 	atomic_init(&sh->stop, false);
 	atomic_init(&sh->abort_stop, false);
-	/* for --exit-on-abort and for a signal (interrupt.h) */
-	sh->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+	/*
+	 * Wakes the threads for --exit-on-abort and a signal (interrupt.h);
+	 * without it they still see the flag, at their next wake-up.
+	 */
+	sh->stop_fd = -1;
+	if (room_for_stop_fd(bs->cfg.nclients) || bs->cfg.exit_on_abort)
+		sh->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
 /*
