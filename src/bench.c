@@ -6,6 +6,7 @@
  * code.  This is start-up code: it prints pgbench's messages itself.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,38 +166,75 @@ read_partitions(PGconn *conn, table_info *info)
 }
 
 /*
- * Run a maintenance statement; complain but carry on if it fails.  After a
- * signal (which cancelled the one running) the rest are skipped.
+ * Wait for the statement sent on conn, or for a signal (stop_fd), and
+ * cancel it then.  The handle is made only when needed: one made earlier
+ * would stay in the heap and change how malloc serves the run.
+ */
+static PGresult *
+wait_interruptible(PGconn *conn, int stop_fd)
+{
+	struct pollfd fds[2] = {
+		{.fd = PQsocket(conn), .events = POLLIN},
+		{.fd = stop_fd, .events = POLLIN},
+	};
+	bool		cancelled = false;
+
+	while (PQisBusy(conn))
+	{
+		if (!cancelled && interrupt_signal() != 0)
+		{
+			PGcancel   *cancel = PQgetCancel(conn);
+			char		errbuf[256];
+
+			if (cancel != NULL && !PQcancel(cancel, errbuf, sizeof(errbuf)))
+				diag_error("could not send cancel request: %s", errbuf);
+			PQfreeCancel(cancel);
+			cancelled = true;
+			fds[1].fd = -1;		/* no need to wake again */
+		}
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (!PQconsumeInput(conn))
+			break;
+	}
+	return PQgetResult(conn);
+}
+
+/*
+ * Run a maintenance statement; complain but carry on if it fails.  A
+ * signal cancels it, and the rest are skipped.
  */
 static void
-try_statement(PGconn *conn, const char *sql)
+try_statement(PGconn *conn, const char *sql, int stop_fd)
 {
 	PGresult   *res;
 
 	if (interrupt_signal() != 0)
 		return;
-	res = PQexec(conn, sql);
-
+	/* a failed send leaves res NULL: reported as an error below */
+	res = PQsendQuery(conn, sql) ? wait_interruptible(conn, stop_fd) : NULL;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
 		diag_error("%s", PQerrorMessage(conn));
 		diag_detail("(ignoring this error and continuing anyway)");
 	}
 	PQclear(res);
+	while ((res = PQgetResult(conn)) != NULL)
+		PQclear(res);
 }
 
 static void
-vacuum_tables(PGconn *conn, bool vacuum_accounts)
+vacuum_tables(PGconn *conn, bool vacuum_accounts, int stop_fd)
 {
 	fprintf(stderr, "starting vacuum...");
-	try_statement(conn, "vacuum pgbench_branches");
-	try_statement(conn, "vacuum pgbench_tellers");
-	try_statement(conn, "truncate pgbench_history");
+	try_statement(conn, "vacuum pgbench_branches", stop_fd);
+	try_statement(conn, "vacuum pgbench_tellers", stop_fd);
+	try_statement(conn, "truncate pgbench_history", stop_fd);
 	fprintf(stderr, "end.\n");
 	if (vacuum_accounts)
 	{
 		fprintf(stderr, "starting vacuum pgbench_accounts...");
-		try_statement(conn, "vacuum analyze pgbench_accounts");
+		try_statement(conn, "vacuum analyze pgbench_accounts", stop_fd);
 		fprintf(stderr, "end.\n");
 	}
 }
@@ -250,8 +288,7 @@ set_startup_variables(bench_state *bs, int scale, random_seed *seed)
 /*
  * Open the set-up connection, print the banner, and learn scale and
  * partitions; then set the start-up variables and vacuum.  false after
- * printing why the run cannot start, or after a signal (its statement
- * cancelled by the handler).
+ * printing why the run cannot start, or after a signal.
  */
 static bool
 setup_database(bench_state *bs, random_seed *seed, table_info *info)
@@ -260,7 +297,6 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	const pgb_options *opts = bs->opts;
 	char		errbuf[1024];
 	PGconn	   *conn = conn_open(&ctx->params, errbuf, sizeof(errbuf));
-	PGcancel   *cancel;
 	bool		ok = true;
 
 	if (conn == NULL)
@@ -270,8 +306,6 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		return false;
 	}
 	print_version(conn, bs->server_version, sizeof(bs->server_version));
-	cancel = PQgetCancel(conn);
-	interrupt_set_cancel(cancel);
 	if (opts->debug)
 		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
 				  PQhost(conn), PQport(conn), ctx->nclients,
@@ -287,10 +321,8 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	{
 		set_startup_variables(bs, info->scale, seed);
 		if (!opts->no_vacuum)
-			vacuum_tables(conn, opts->vacuum_all);
+			vacuum_tables(conn, opts->vacuum_all, bs->shared.stop_fd);
 	}
-	interrupt_set_cancel(NULL);
-	PQfreeCancel(cancel);
 	PQfinish(conn);
 	return ok && interrupt_signal() == 0;
 }

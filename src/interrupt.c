@@ -1,6 +1,7 @@
 /*
  * interrupt.c — the run's SIGINT and SIGTERM handler of interrupt.h: the
  * first signal asks for a graceful stop, the second one exits at once.
+ * The handler stores, writes an eventfd, or calls _exit: nothing else.
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,7 +15,6 @@
 static atomic_int caught_signal;	/* first signal; 0: none */
 static atomic_bool *_Atomic stop_flag;
 static atomic_int wake_fd = -1;
-static PGcancel *_Atomic setup_cancel;
 
 static void
 handle_signal(int signo)
@@ -22,10 +22,8 @@ handle_signal(int signo)
 	int			saved_errno = errno;
 	int			expected = 0;
 	atomic_bool *stop;
-	PGcancel   *cancel;
 	int			fd;
 	uint64_t	one = 1;
-	char		errbuf[256];
 
 	/* a second signal: the user does not want to wait for the report */
 	if (!atomic_compare_exchange_strong(&caught_signal, &expected, signo))
@@ -39,9 +37,6 @@ handle_signal(int signo)
 	{
 		/* the flag alone still stops the threads at their next pass */
 	}
-	cancel = atomic_load(&setup_cancel);
-	if (cancel != NULL)
-		(void) PQcancel(cancel, errbuf, sizeof(errbuf));
 	errno = saved_errno;
 }
 
@@ -71,19 +66,12 @@ interrupt_disarm(void)
 	signal(SIGTERM, SIG_DFL);
 	atomic_store(&stop_flag, NULL);
 	atomic_store(&wake_fd, -1);
-	atomic_store(&setup_cancel, NULL);
 }
 
 int
 interrupt_signal(void)
 {
 	return atomic_load(&caught_signal);
-}
-
-void
-interrupt_set_cancel(PGcancel *cancel)
-{
-	atomic_store(&setup_cancel, cancel);
 }
 
 const char *
