@@ -135,7 +135,8 @@ for my $case ([ 'INT', 130 ], [ 'TERM', 143 ])
 	my $client = poll_until(sub { $listener->accept }, 60);
 	ok($client, 'pgbench connects to the silent server');
 	$h->signal('INT');
-	Time::HiRes::sleep(0.5);
+	# apart enough that the kernel cannot merge the two into one
+	Time::HiRes::sleep(1);
 	ok($h->pumpable, 'the first SIGINT waits for the connection to end');
 	$h->signal('INT');
 	my ($exit, $killed) = finish_run($h);
