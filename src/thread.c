@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "pgbench/diag.h"
+#include "pgbench/interrupt.h"
 #include "pgbench/thread.h"
+
+#define USEC_PER_SEC INT64_C(1000000)
 
 bool
 worker_prepare(worker *w)
@@ -30,7 +33,7 @@ worker_prepare(worker *w)
 	if (cfg->keep_hist && !stats_run_enable_hist(&w->stats, cfg->per_script_stats))
 		return false;
 	if (cfg->series_interval > 0 &&
-		!stats_run_enable_report(&w->stats, cfg->series_interval, &w->shared->start_time,
+		!stats_run_enable_report(&w->stats, cfg->series_interval, &w->shared->origin,
 								 cfg->per_command))
 		return false;
 
@@ -66,6 +69,7 @@ worker_cleanup(worker *w)
 static void
 finish_log(worker *w)
 {
+	w->log_flush_at = INT64_MAX;
 	if (!w->log.is_open)
 		return;
 	if (!txlog_close(&w->log, pgb_time_to_epoch(pgb_time_now()), w->log_error,
@@ -162,6 +166,46 @@ connect_all(worker *w)
 	return true;
 }
 
+/*
+ * The log's once-a-second flush, due at now (the pass's clock): what is
+ * buffered (and in aggregate mode every interval ended by now) reaches
+ * the file, so that tail -f follows the run and a killed process loses at
+ * most a second.  The next one is due at the next whole second of the
+ * run's origin, the grid the -P lines keep too.  Kept out of line: once
+ * a second, it must not weigh on the loop's code.
+ */
+__attribute__((noinline, cold))
+static void
+tick_log(worker *w, pg_time_usec_t now)
+{
+	txlog_tick(&w->log, pgb_time_to_epoch(now));
+	w->log_flush_at += (now - w->log_flush_at) / USEC_PER_SEC * USEC_PER_SEC + USEC_PER_SEC;
+}
+
+/*
+ * After a signal: cancel the statements the clients still wait for, so
+ * that the server stops working for a run that is over (PQcancel blocks
+ * until the server took the request; a few milliseconds per client).
+ */
+static void
+cancel_in_flight(worker *w)
+{
+	char		errbuf[256];
+
+	for (int i = 0; i < w->nclients; i++)
+	{
+		PGconn	   *conn = w->clients[i].conn;
+		PGcancel   *cancel;
+
+		if (conn == NULL || PQtransactionStatus(conn) != PQTRANS_ACTIVE)
+			continue;
+		cancel = PQgetCancel(conn);
+		if (cancel != NULL && !PQcancel(cancel, errbuf, sizeof(errbuf)))
+			diag_error("could not send cancel request: %s", errbuf);
+		PQfreeCancel(cancel);
+	}
+}
+
 /* --exit-on-abort: tell every thread, and wake those blocked in a wait. */
 static void
 request_stop(worker *w)
@@ -169,6 +213,7 @@ request_stop(worker *w)
 	run_shared *sh = w->shared;
 	uint64_t	one = 1;
 
+	atomic_store(&sh->abort_stop, true);
 	if (atomic_exchange(&sh->stop, true))
 		return;
 	diag_error("Run was aborted due to an error in thread %d", w->tid);
@@ -247,13 +292,17 @@ earliest_wake(const worker *w, const loop_state *ls)
 
 /*
  * Wait for the next event when no client can run now: a readable socket,
- * a timer, the -T deadline or a stop.  *nready is the number of ready
+ * a timer, the -T deadline, the log's flush or a stop (--exit-on-abort or
+ * a signal).  *nready is the number of ready
  * sockets (0 when nothing was polled: then no entry may be trusted, as it
  * holds an earlier pass's answer).  Returns false when the loop must end
- * (stop or a wait failure).
+ * (stop or a wait failure).  last_now is the previous pass's clock: the
+ * log's once-a-second flush is timed from it, a few microseconds stale,
+ * so that it costs no clock read per wait.
  */
 static bool
-wait_for_events(worker *w, const loop_state *ls, int stop_index, int *nready)
+wait_for_events(worker *w, const loop_state *ls, int stop_index, pg_time_usec_t last_now,
+				int *nready)
 {
 	pg_time_usec_t wake;
 	pg_time_usec_t timeout = -1;
@@ -268,6 +317,15 @@ wait_for_events(worker *w, const loop_state *ls, int stop_index, int *nready)
 		timeout = wake - pgb_time_now();
 		if (timeout <= 0)
 			return true;
+	}
+	if (w->log_flush_at != INT64_MAX)
+	{
+		pg_time_usec_t to_flush = w->log_flush_at - last_now;
+
+		if (to_flush <= 0)
+			return true;
+		if (timeout < 0 || to_flush < timeout)
+			timeout = to_flush;
 	}
 	rc = waitset_wait(w->ws, timeout);
 	if (rc < 0 && errno != EINTR)
@@ -352,27 +410,31 @@ run_client(worker *w, loop_state *ls, int i, pg_time_usec_t *now)
  * changes.  A pass polls only when nobody can run, reads the clock once,
  * and visits clients in order until every runnable client and ready
  * socket is served; with timers pending (-R, \sleep) or -T over it looks
- * at all of them.
+ * at all of them.  A stop (--exit-on-abort, a signal) ends the loop at the
+ * next pass: no client starts anything more.
  */
 static void
 run_loop(worker *w)
 {
 	loop_state	ls = {.remains = w->nclients};
 	int			stop_index = setup_entries(w, &ls);
+	pg_time_usec_t pass_now = w->bench_start;
 
 	while (ls.remains > 0)
 	{
-		pg_time_usec_t pass_now;
 		bool		clock_fresh = true;
 		int			nready;
 		int			todo;
 
-		if (!wait_for_events(w, &ls, stop_index, &nready) || atomic_load(&w->shared->stop))
+		if (!wait_for_events(w, &ls, stop_index, pass_now, &nready) ||
+			atomic_load(&w->shared->stop))
 			return;
 
 		pass_now = pgb_time_now();
 		if (w->env.end_time > 0 && pass_now >= w->env.end_time)
 			w->env.timer_exceeded = true;
+		if (PGB_UNLIKELY(pass_now >= w->log_flush_at))
+			tick_log(w, pass_now);
 
 		/* who is due now; a client run in this pass is not visited again */
 		todo = ls.timers > 0 || w->env.timer_exceeded ? w->nclients : ls.runnable + nready;
@@ -423,12 +485,18 @@ worker_main(void *arg)
 	w->bench_start = pgb_time_now();
 	w->env.throttle_trigger = w->bench_start;
 	w->env.end_time = sh->end_time;
+	w->log_flush_at = INT64_MAX;
 	if (w->log.is_open)
+	{
 		txlog_begin(&w->log, pgb_time_to_epoch(w->bench_start));
+		w->log_flush_at = sh->origin + USEC_PER_SEC;
+	}
 
 	if (!atomic_load(&sh->setup_failed))
 		run_loop(w);
 
+	if (interrupt_signal() != 0)
+		cancel_in_flight(w);
 	disconnect_all(w);
 	finish_log(w);
 	/* tell the progress timer that one more worker is done */
