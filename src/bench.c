@@ -17,6 +17,7 @@
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
 #include "pgbench/progress.h"
+#include "pgbench/rendezvous.h"
 #include "pgbench/report.h"
 #include "pgbench/thread.h"
 
@@ -50,6 +51,7 @@ typedef struct bench_state
 	FILE	   *json_out;		/* --report-json, opened before the run */
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
+	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
@@ -411,6 +413,7 @@ free_state(bench_state *bs)
 		fclose(bs->html_out);
 	if (bs->shared.stop_fd >= 0)
 		close(bs->shared.stop_fd);
+	rendezvous_close(&bs->rv);
 	if (bs->cfg_ready)
 		runconf_free(&bs->cfg);
 }
@@ -508,7 +511,12 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	launch_workers(sh, 1);
 	if (ctx->progress_sec > 0)
+	{
+		/* --rendezvous: the reports count from the agreed start */
+		if (sh->rendezvous != NULL && rendezvous_start(sh->rendezvous) != 0)
+			*start_time = sh->start_time;
 		progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
+	}
 	else
 	{
 		bs->workers[0].create_time = pgb_time_now();
@@ -516,6 +524,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	for (int i = first_thread; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
+	*start_time = sh->start_time;	/* moved by a rendezvous */
 	return true;
 }
 
@@ -598,6 +607,7 @@ finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
 	in.aborted = exit_code != 0;
 	in.start_time = start_time;
 	in.target = &bs->target;
+	in.rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
 	if (!figures_compute(&in, &figures))
 	{
 		stats_run_free(&total);
@@ -650,6 +660,14 @@ bench_run(const pgb_options *opts)
 		goto done;
 	if (bs.cfg.report_html != NULL && (bs.html_out = report_html_open(bs.cfg.report_html)) == NULL)
 		goto done;
+	if (bs.cfg.rendezvous_name != NULL)
+	{
+		if (!rendezvous_open(&bs.rv, &bs.cfg.params, bs.cfg.rendezvous_name,
+							 bs.cfg.rendezvous_size, bs.cfg.rendezvous_timeout))
+			goto done;
+		rendezvous_bind(&bs.rv, &bs.shared.start_time, &bs.shared.end_time, bs.cfg.duration);
+		bs.shared.rendezvous = &bs.rv;
+	}
 	if (!run_workers(&bs, &start_time))
 		goto done;
 
