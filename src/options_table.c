@@ -753,7 +753,7 @@ const opt_def options_table[] = {
 	{OURS("rendezvous-timeout", REQUIRED, BENCH), INT(rendezvous_timeout, 1, 86400),
 		.arg_help = "SECONDS", .help = "give up the rendezvous after SECONDS (default: 60)"},
 	{OURS("merge-reports", NONE, ANY), BOOL(merge_reports),
-		.help = "print the report of the JSON reports given as arguments, merged"},
+		.help = "merge the JSON reports given as arguments"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
 		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };
