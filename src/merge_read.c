@@ -121,9 +121,14 @@ same_scripts(const merge_acc *acc, const char *file, const json_value *a, const 
 					  json_get(&b->items[i], members[m])))
 				return false;
 		}
-		snprintf(what, sizeof(what), "per-command report (-r)");
 		if (json_is_null(ca) != json_is_null(cb))
-			return same(acc, file, what, json_is_null(ca) ? NULL : ca, json_is_null(cb) ? NULL : cb);
+		{
+			diag_error("reports \"%s\" and \"%s\" differ in the per-command report (-r): %s and %s",
+					   acc->first_file, file, json_is_null(ca) ? "off" : "on",
+					   json_is_null(cb) ? "off" : "on");
+			diag_detail("Only reports of the same workload and mode can be merged.");
+			return false;
+		}
 		for (int j = 0; !json_is_null(ca) && j < ca->n && j < cb->n; j++)
 		{
 			snprintf(what, sizeof(what), "script %d's command %d", i + 1, j);
