@@ -217,7 +217,7 @@ parse_members(json_parser *jp, json_value *v, bool object, int depth)
 	{
 		if (v->n == capacity)
 		{
-			capacity = capacity > 0 ? capacity * 2 : 4;
+			capacity = capacity > 0 ? capacity * 2 : 2;
 			v->items = pgb_realloc(v->items, (size_t) capacity * sizeof(json_value));
 			if (object)
 				v->keys = pgb_realloc(v->keys, (size_t) capacity * sizeof(char *));
@@ -251,6 +251,9 @@ parse_members(json_parser *jp, json_value *v, bool object, int depth)
 		if (jp->p < jp->end && *jp->p == close)
 		{
 			jp->p++;
+			/* big reports are mostly [index, count] pairs: no slack kept */
+			if (v->n < capacity)
+				v->items = pgb_realloc(v->items, (size_t) v->n * sizeof(json_value));
 			return true;
 		}
 		return fail(jp, object ? "expected ',' or '}'" : "expected ',' or ']'");
@@ -306,6 +309,15 @@ json_parse(const char *text, size_t len, json_value *out, char *err, size_t errl
 	}
 	json_free(out);
 	return false;
+}
+
+void
+json_drop(json_value *obj, const char *key)
+{
+	json_value *v = (json_value *) json_get(obj, key);
+
+	if (v != NULL)
+		json_free(v);
 }
 
 void

@@ -243,6 +243,27 @@ read_all(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * Keep of the first report only what the others are compared with: the
+ * series and histograms go (most of a long run's report).
+ */
+static void
+trim_first(merge_acc *acc)
+{
+	json_value *scripts = (json_value *) json_get(&acc->first, "scripts");
+
+	json_drop((json_value *) json_get(&acc->first, "series"), "points");
+	json_drop(&acc->first, "latency_histogram");
+	for (int i = 0; scripts != NULL && i < scripts->n; i++)
+	{
+		json_value *commands = (json_value *) json_get(&scripts->items[i], "commands");
+
+		json_drop(&scripts->items[i], "latency_histogram");
+		for (int j = 0; commands != NULL && commands->kind == JSON_ARRAY && j < commands->n; j++)
+			json_drop(&commands->items[j], "latency_histogram");
+	}
+}
+
 /* Read file and add it into acc (the first one sets acc up). */
 static bool
 merge_file(merge_acc *acc, const char *file)
@@ -266,7 +287,10 @@ merge_file(merge_acc *acc, const char *file)
 	{
 		acc->first = doc;
 		acc->first_file = file;
-		return setup(acc, file) && merge_add(acc, &acc->first, file);
+		if (!setup(acc, file) || !merge_add(acc, &acc->first, file))
+			return false;
+		trim_first(acc);
+		return true;
 	}
 	ok = merge_add(acc, &doc, file);
 	json_free(&doc);

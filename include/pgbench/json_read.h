@@ -53,6 +53,12 @@ bool		json_parse(const char *text, size_t len, json_value *out, char *err, size_
 /* Release a tree made by json_parse; *v becomes JSON_NULL. */
 void		json_free(json_value *v);
 
+/*
+ * Release the value of member key of obj (if any), which becomes null:
+ * to keep a small part of a big tree.
+ */
+void		json_drop(json_value *obj, const char *key);
+
 /* The member key of obj; NULL when obj is not an object or lacks it. */
 const json_value *json_get(const json_value *obj, const char *key);
 
