@@ -20,6 +20,7 @@
 #include "pgbench/diag.h"
 #include "pgbench/interrupt.h"
 #include "pgbench/progress.h"
+#include "pgbench/rendezvous.h"
 #include "pgbench/report.h"
 #include "pgbench/thread.h"
 
@@ -54,6 +55,7 @@ typedef struct bench_state
 	bool		json_written;	/* the document was written (or failed to be) */
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
+	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
@@ -493,6 +495,7 @@ free_state(bench_state *bs)
 		fclose(bs->html_out);
 	if (bs->shared.stop_fd >= 0)
 		close(bs->shared.stop_fd);
+	rendezvous_close(&bs->rv);
 	if (bs->cfg_ready)
 		runconf_free(&bs->cfg);
 }
@@ -590,7 +593,12 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	launch_workers(sh, 1);
 	if (ctx->progress_sec > 0)
+	{
+		/* --rendezvous: the reports count from the agreed start */
+		if (sh->rendezvous != NULL && rendezvous_start(sh->rendezvous) != 0)
+			*start_time = sh->origin;
 		progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
+	}
 	else
 	{
 		bs->workers[0].create_time = pgb_time_now();
@@ -598,6 +606,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	for (int i = first_thread; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
+	*start_time = sh->origin;	/* moved by a rendezvous */
 	return true;
 }
 
@@ -681,6 +690,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->server_version = bs->server_version;
 	in->start_time = bs->shared.origin;
 	in->target = &bs->target;
+	in->rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
 	return true;
 }
 
@@ -792,7 +802,17 @@ bench_run(const pgb_options *opts)
 		diag_error("out of memory");
 		goto done;
 	}
-	if (!open_logs(&bs) || interrupt_signal() != 0 || !run_workers(&bs, &start_time))
+	if (!open_logs(&bs) || interrupt_signal() != 0)
+		goto done;
+	if (bs.cfg.rendezvous_name != NULL)
+	{
+		if (!rendezvous_open(&bs.rv, &bs.cfg.params, bs.cfg.rendezvous_name,
+							 bs.cfg.rendezvous_size, bs.cfg.rendezvous_timeout))
+			goto done;
+		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time, bs.cfg.duration);
+		bs.shared.rendezvous = &bs.rv;
+	}
+	if (!run_workers(&bs, &start_time))
 		goto done;
 
 	if (atomic_load(&bs.shared.setup_failed))

@@ -121,6 +121,7 @@ put_commands(json_writer *jw, const report_figures *f, const figures_script *fs)
 		close_block(jw, '}');
 		put_int(jw, "failures", fc->failures);
 		put_int(jw, "retries", fc->retries);
+		report_json_hist(jw, fc->hist, fc->latency_sum_us, fc->latency_sum2_us);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
@@ -146,6 +147,7 @@ put_scripts(json_writer *jw, const report_figures *f)
 		put_num(jw, "tps", fs->tps);
 		put_latency(jw, f, &fs->latency);
 		put_commands(jw, f, fs);
+		report_json_hist(jw, fs->hist, fs->latency_sum_us, fs->latency_sum2_us);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
@@ -241,6 +243,7 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 		put_figures(&jw, f);
 		report_json_series(&jw, f);
 		report_json_histogram(&jw, f);
+		report_json_fleet(&jw, f);
 	}
 	close_block(&jw, '}');
 	fputc('\n', out);

@@ -12,6 +12,7 @@
 
 #include "pgbench/diag.h"
 #include "pgbench/interrupt.h"
+#include "pgbench/rendezvous.h"
 #include "pgbench/thread.h"
 
 #define USEC_PER_SEC INT64_C(1000000)
@@ -481,6 +482,9 @@ worker_main(void *arg)
 
 	/* GO: every connection is up (or the run is off) */
 	pthread_barrier_wait(&sh->barrier);
+	if (sh->rendezvous != NULL &&
+		!rendezvous_pass(sh->rendezvous, !atomic_load(&sh->setup_failed)))
+		atomic_store(&sh->setup_failed, true);
 
 	w->bench_start = pgb_time_now();
 	w->env.throttle_trigger = w->bench_start;

@@ -57,6 +57,8 @@ typedef struct run_shared
 	int			launch;			/* under launch_lock: 0 wait, 1 go, -1 the run is off */
 
 	progress_gate *gate;		/* -P: each worker leaves it when done; else NULL */
+	struct rendezvous *rendezvous;	/* --rendezvous: every worker passes it
+									 * after GO; else NULL */
 } run_shared;
 
 /* The loop's view of one client, refreshed only after the client ran. */

@@ -243,7 +243,7 @@ sub _template
 	return $dir;
 }
 
-# start_cluster(max_connections => N, settings => "extra conf lines")
+# start_cluster(max_connections => N, settings => "extra conf lines", hba => "pg_hba lines")
 sub new
 {
 	my ($class, %o) = @_;
@@ -296,6 +296,16 @@ sub new
 	open my $fh, '>>', $confpath or die "cannot append to $confpath: $!";
 	print $fh $conf;
 	close $fh;
+	# hba => "host all all 10.77.0.0/16 trust\n": lines added to pg_hba.conf
+	# (with settings => "listen_addresses = '...'\n" a test reaches the
+	# server over TCP, e.g. from network namespaces)
+	if ($o{hba})
+	{
+		my $hbapath = "$self->{data}/pg_hba.conf";
+		open my $hh, '>>', $hbapath or die "cannot append to $hbapath: $!";
+		print $hh $o{hba};
+		close $hh;
+	}
 
 	$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-l',
 		"$base/server.log", '-w', '-t', '120', 'start');
