@@ -40,12 +40,30 @@ client_state client_abort(const client *c, client_env *env, failure_kind kind,
 						  const char *fmt,...)
 			__attribute__((format(printf, 4, 5)));
 
+/* ---- -C connections (client_connect.c) ---- */
+
+/*
+ * Connect attempts one thread runs at once under -C: one, as pgbench's
+ * blocking connect does, so that "average connection time" is the time of
+ * one connection and not of a queue of them at the server (with 25 at once
+ * on two cores each took 20 times as long); the thread's other clients go
+ * on with their transactions meanwhile.
+ */
+#define CLIENT_CONNECT_EACH_SLOTS 1
+
+/* START_TX without a connection: queue for a slot or start connecting. */
+client_state client_begin_connect(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_continue_connect(client *c, client_env *env, pg_time_usec_t *now);
+
+/* CONNECTING's wait (client_wait). */
+client_wait_kind client_connect_wait(const client *c, int *fd, waitset_event *event,
+									 pg_time_usec_t *wake_at);
+
 /* ---- transactions (client_tx.c) ---- */
 
 client_state client_choose_transaction(client *c, client_env *env);
 client_state client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_start_transaction(client *c, client_env *env, pg_time_usec_t *now);
-client_state client_continue_connect(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_end_transaction(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_timed_wait(const client_env *env, pg_time_usec_t until,
 							   pg_time_usec_t *now, client_state waiting,
