@@ -2,8 +2,8 @@
 # connect_timeout (conninfo and PGCONNECT_TIMEOUT) against a server that
 # accepts and never answers, for the initial connections and for -C; -T
 # ending -C clients still connecting; a server refusing clients beyond
-# max_connections; a listen queue too short for the clients; many clients
-# at once.  Messages and exit codes are compared with pgbench 15's.
+# max_connections; listen queues (Unix socket and TCP) too short for the
+# clients; many clients at once.  Messages and exit codes are compared with pgbench 15's.
 use strict;
 use warnings;
 
@@ -206,6 +206,37 @@ for my $mode ([ 'initial' ], [ '-C', '-C' ])
 		is($mask->($err), $mask->($s[2]), 'max_connections 20: stderr as pgbench 15 (client masked)');
 	}
 	$small->stop;
+}
+
+# A TCP listen queue of 4: the server in a network namespace of its own
+# (loopback only) whose net.core.somaxconn is 4.  A full TCP queue drops
+# the connection request and the kernel sends it again a second later, so
+# this is slow, but every client must get through.  Needs root and
+# network namespaces.
+SKIP:
+{
+	my $ns = "pgbt_fc_$$";
+	skip 'TCP listen queue: needs root to make a network namespace', 3 if $> != 0;
+	my ($nrc) = run_cmd([ 'ip', 'netns', 'add', $ns ]);
+	skip 'TCP listen queue: cannot make a network namespace here', 3 if $nrc != 0;
+	my ($src) = run_cmd([ 'ip', 'netns', 'exec', $ns, 'sh', '-c',
+		'ip link set lo up && sysctl -qw net.core.somaxconn=4' ]);
+	if ($src != 0)
+	{
+		run_cmd([ 'ip', 'netns', 'del', $ns ]);
+		skip 'TCP listen queue: cannot set net.core.somaxconn in a namespace', 3;
+	}
+	my $tcp = start_cluster(max_connections => 150, netns => $ns,
+		settings => "listen_addresses = '127.0.0.1'\n");
+	my ($rc, $out, $err) = run_cmd([ 'ip', 'netns', 'exec', $ns, our_pgbench_path(),
+		'-n', '-f', $script, '-c', '100', '-j', '2', '-t', '1', '-h', '127.0.0.1', '-p', $tcp->port ],
+		env => { %env, PGHOST => undef }, timeout => 300);
+	is($rc, 0, 'TCP listen queue of 4, 100 clients: exit code 0');
+	is($err, '', 'TCP listen queue of 4, 100 clients: no error');
+	like($out, qr/^number of transactions actually processed: 100\/100$/m,
+		'TCP listen queue of 4, 100 clients: every transaction processed');
+	$tcp->stop;
+	run_cmd([ 'ip', 'netns', 'del', $ns ]);
 }
 
 $node->stop;
