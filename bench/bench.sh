@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/report.sh
 . "$top/bench/lib/report.sh"
 
-ALL_WORKLOADS="select1 select1-plr select-only tpcb-like pipeline10 reconnect c500"
+ALL_WORKLOADS="select1 select1-plr select-only tpcb-like pipeline10 reconnect c500 init init-j2"
 
 usage() {
 	cat <<EOF
@@ -40,6 +40,8 @@ options:
   --only LIST          comma-separated workloads to run (default all)
   --theirs PATH        the reference pgbench (default $THEIRS_DEFAULT)
   --scale N            pgbench -i scale for select-only and tpcb-like (default 10)
+  --init-scale N       scale of the init and init-j2 workloads (default 50)
+  --init-jobs N        -j of our side in init-j2 (default 2)
   --no-callgrind       skip the instruction counts
   --no-strace          skip the system call counts
   --no-pin             do not pin server and client to separate CPUs
@@ -58,7 +60,7 @@ EOF
 THEIRS_DEFAULT=/usr/lib/postgresql/15/bin/pgbench
 THEIRS=${PGBENCH_THEIRS:-$THEIRS_DEFAULT}
 OURS=${PGBENCH_OURS:-}
-ROUNDS=8 DURATION=5 REPS=3 CLIENTS=8 MANY=500 SCALE=10
+ROUNDS=8 DURATION=5 REPS=3 CLIENTS=8 MANY=500 SCALE=10 INIT_SCALE=50 INIT_JOBS=2
 ONLY=$ALL_WORKLOADS
 DO_CALLGRIND=1 DO_STRACE=1 PIN=1 EXISTING=0 RUN_INIT=0 QUICK=0
 SERVER_CPUS=0 CLIENT_CPUS=1
@@ -75,6 +77,8 @@ while [ $# -gt 0 ]; do
 	--only) ONLY=${2//,/ }; shift ;;
 	--theirs) THEIRS=$2; shift ;;
 	--scale) SCALE=$2; shift ;;
+	--init-scale) INIT_SCALE=$2; shift ;;
+	--init-jobs) INIT_JOBS=$2; shift ;;
 	--no-callgrind) DO_CALLGRIND=0 ;;
 	--no-strace) DO_STRACE=0 ;;
 	--no-pin) PIN=0 ;;
@@ -212,6 +216,11 @@ wl_setup() {
 	pipeline10)  WL_ARGS=(-n -f "$OUT/pipeline10.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=200 WL_T2=600 ;;
 	reconnect)   WL_ARGS=(-n -f "$OUT/select1.sql" -C -c 4 -j 1); WL_T1=40 WL_T2=120 WL_CONN=average ;;
 	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=10 WL_T2=60 WL_CONN=initial WL_TPLUS=3 ;;
+	# init: pgbench -i alone, wall time only, in its own database; init-j2:
+	# ours loads with --init-jobs connections, theirs as always (pgbench
+	# refuses -j with -i)
+	init)        WL_ARGS=(-i -q -s "$INIT_SCALE"); WL_T1=0 WL_T2=0 ;;
+	init-j2)     WL_ARGS=(-i -q -s "$INIT_SCALE"); WL_T1=0 WL_T2=0 ;;
 	esac
 	WL_T2_CG=$WL_T2
 	[ "$1" = c500 ] && WL_T2_CG=110
@@ -318,6 +327,38 @@ per_tx() {
 	done
 }
 
+# init_wall WORKLOAD: ROUNDS alternating runs of pgbench -i per binary, in the
+# database $INIT_DB (a checkpoint first, so that neither side pays for the
+# other's dirty buffers); records the wall seconds as init_s.
+INIT_DB=pgbench_bench_init
+init_wall() {
+	local w=$1 r side log t0 t1 extra
+	psql_bench postgres "drop database if exists $INIT_DB" && psql_bench postgres "create database $INIT_DB" ||
+		{ fail_side "$w" ours "could not create database $INIT_DB" -; return; }
+	for r in $(seq 1 "$ROUNDS"); do
+		for side in $(order_of "$r"); do
+			skip_side "$w" "$side" && continue
+			extra=()
+			[ "$w" = init-j2 ] && [ "$side" = ours ] && extra=(-j "$INIT_JOBS")
+			log=$OUT/$w.$side.$r.log
+			psql_bench "$INIT_DB" checkpoint
+			t0=$(date +%s.%N)
+			if ! timeout -k 10 3600 "$(bin_of "$side")" "${WL_ARGS[@]}" ${extra[@]+"${extra[@]}"} "$INIT_DB" >"$log" 2>&1; then
+				fail_side "$w" "$side" "pgbench -i failed" "$log"; continue
+			fi
+			t1=$(date +%s.%N)
+			br_add "$w" init_s "$side" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b - a}')"
+			say "  $w round $r/$ROUNDS $side: $(tail -n1 "$log")"
+		done
+	done
+}
+
+psql_bench() {  # psql_bench DB SQL
+	local psql=psql
+	[ -n "$CLUSTER" ] && psql=$(cluster_bindir)/psql
+	"$psql" -XAtq -d "$1" -c "$2" >/dev/null
+}
+
 # --- run -------------------------------------------------------------------------------
 
 started=$SECONDS
@@ -336,6 +377,7 @@ fi
 for w in $ONLY; do
 	wl_setup "$w"
 	say "== $w: pgbench ${WL_ARGS[*]}"
+	case $w in init|init-j2) init_wall "$w"; continue ;; esac
 	throughput "$w"
 	[ $DO_CALLGRIND = 1 ] && per_tx "$w" bm_callgrind "$WL_T2_CG"
 	[ $DO_STRACE = 1 ] && per_tx "$w" bm_strace "$WL_T2"

@@ -9,10 +9,10 @@
 # checks use: universal-ctags (function sizes), cppcheck and clang-tidy.
 set -euo pipefail
 
-pkgs=(flex bison meson ninja-build libpq-dev postgresql libipc-run-perl pkg-config gcc)
+pkgs=(flex bison meson ninja-build libpq-dev libjemalloc-dev postgresql libipc-run-perl pkg-config gcc)
 case "${1:-}" in
 	test) pkgs+=(chromium iproute2) ;;
-	ci) pkgs+=(chromium iproute2 universal-ctags cppcheck clang-tidy) ;;
+	ci) pkgs+=(chromium iproute2 universal-ctags cppcheck clang-tidy clang libclang-rt-14-dev) ;;
 esac
 need=()
 for pkg in "${pkgs[@]}"; do

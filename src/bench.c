@@ -6,17 +6,21 @@
  * code.  This is start-up code: it prints pgbench's messages itself.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "pgbench/bench.h"
 #include "pgbench/client.h"
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
+#include "pgbench/interrupt.h"
 #include "pgbench/progress.h"
+#include "pgbench/rendezvous.h"
 #include "pgbench/report.h"
 #include "pgbench/thread.h"
 
@@ -46,10 +50,12 @@ typedef struct bench_state
 	progress_gate gate;			/* -P: the timer waits for the workers on it */
 	bool		gate_ready;
 	progress_source *sources;	/* -P: what the timer reads of each worker */
-	char		server_version[64]; /* as the banner shows it */
-	FILE	   *json_out;		/* --report-json, opened before the run */
+	char		server_version[64]; /* as the banner shows it; "" before */
+	FILE	   *json_out;		/* --report-json, opened first; stdout for "-" */
+	bool		json_written;	/* the document was written (or failed to be) */
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
+	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
@@ -163,32 +169,76 @@ read_partitions(PGconn *conn, table_info *info)
 	return ok;
 }
 
-/* Run a maintenance statement; complain but carry on if it fails. */
-static void
-try_statement(PGconn *conn, const char *sql)
+/*
+ * Wait for the statement sent on conn, or for a signal (stop_fd), and
+ * cancel it then.  The handle is made only when needed: one made earlier
+ * would stay in the heap and change how malloc serves the run.
+ */
+static PGresult *
+wait_interruptible(PGconn *conn, int stop_fd)
 {
-	PGresult   *res = PQexec(conn, sql);
+	struct pollfd fds[2] = {
+		{.fd = PQsocket(conn), .events = POLLIN},
+		{.fd = stop_fd, .events = POLLIN},
+	};
+	bool		cancelled = false;
 
+	while (PQisBusy(conn))
+	{
+		if (!cancelled && interrupt_signal() != 0)
+		{
+			PGcancel   *cancel = PQgetCancel(conn);
+			char		errbuf[256];
+
+			if (cancel != NULL && !PQcancel(cancel, errbuf, sizeof(errbuf)))
+				diag_error("could not send cancel request: %s", errbuf);
+			PQfreeCancel(cancel);
+			cancelled = true;
+			fds[1].fd = -1;		/* no need to wake again */
+		}
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (!PQconsumeInput(conn))
+			break;
+	}
+	return PQgetResult(conn);
+}
+
+/*
+ * Run a maintenance statement; complain but carry on if it fails.  A
+ * signal cancels it, and the rest are skipped.
+ */
+static void
+try_statement(PGconn *conn, const char *sql, int stop_fd)
+{
+	PGresult   *res;
+
+	if (interrupt_signal() != 0)
+		return;
+	/* a failed send leaves res NULL: reported as an error below */
+	res = PQsendQuery(conn, sql) ? wait_interruptible(conn, stop_fd) : NULL;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
 		diag_error("%s", PQerrorMessage(conn));
 		diag_detail("(ignoring this error and continuing anyway)");
 	}
 	PQclear(res);
+	while ((res = PQgetResult(conn)) != NULL)
+		PQclear(res);
 }
 
 static void
-vacuum_tables(PGconn *conn, bool vacuum_accounts)
+vacuum_tables(PGconn *conn, bool vacuum_accounts, int stop_fd)
 {
 	fprintf(stderr, "starting vacuum...");
-	try_statement(conn, "vacuum pgbench_branches");
-	try_statement(conn, "vacuum pgbench_tellers");
-	try_statement(conn, "truncate pgbench_history");
+	try_statement(conn, "vacuum pgbench_branches", stop_fd);
+	try_statement(conn, "vacuum pgbench_tellers", stop_fd);
+	try_statement(conn, "truncate pgbench_history", stop_fd);
 	fprintf(stderr, "end.\n");
 	if (vacuum_accounts)
 	{
 		fprintf(stderr, "starting vacuum pgbench_accounts...");
-		try_statement(conn, "vacuum analyze pgbench_accounts");
+		try_statement(conn, "vacuum analyze pgbench_accounts", stop_fd);
 		fprintf(stderr, "end.\n");
 	}
 }
@@ -242,7 +292,7 @@ set_startup_variables(bench_state *bs, int scale, random_seed *seed)
 /*
  * Open the set-up connection, print the banner, and learn scale and
  * partitions; then set the start-up variables and vacuum.  false after
- * printing why the run cannot start.
+ * printing why the run cannot start, or after a signal.
  */
 static bool
 setup_database(bench_state *bs, random_seed *seed, table_info *info)
@@ -276,13 +326,33 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	{
 		set_startup_variables(bs, info->scale, seed);
 		if (!opts->no_vacuum)
-			vacuum_tables(conn, opts->vacuum_all);
+			vacuum_tables(conn, opts->vacuum_all, bs->shared.stop_fd);
 	}
 	PQfinish(conn);
-	return ok;
+	return ok && interrupt_signal() == 0;
 }
 
 /* ---- the run's shared state -------------------------------------------- */
+
+/*
+ * Room for the stop eventfd: option checking made the soft descriptor
+ * limit at least -c + 3 (pgbench's count), which leaves none for it.
+ * false when the limit is that tight and cannot be raised by one.
+ */
+static bool
+room_for_stop_fd(int nclients)
+{
+	struct rlimit limit;
+	rlim_t		needed = (rlim_t) nclients + 4;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+		limit.rlim_cur >= needed)
+		return true;
+	if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed)
+		return false;
+	limit.rlim_cur = needed;
+	return setrlimit(RLIMIT_NOFILE, &limit) == 0;
+}
 
 static void
 init_shared(bench_state *bs)
@@ -291,8 +361,14 @@ init_shared(bench_state *bs)
 
 	atomic_init(&sh->setup_failed, false);
 	atomic_init(&sh->stop, false);
+	atomic_init(&sh->abort_stop, false);
+
+	/*
+	 * Wakes the threads for --exit-on-abort and a signal (interrupt.h);
+	 * without it they still see the flag, at their next wake-up.
+	 */
 	sh->stop_fd = -1;
-	if (bs->cfg.exit_on_abort)
+	if (room_for_stop_fd(bs->cfg.nclients) || bs->cfg.exit_on_abort)
 		sh->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
@@ -319,7 +395,10 @@ open_logs(bench_state *bs)
 	return true;
 }
 
-/* --report-json: open (truncate) the file before the run, so a bad path fails early. */
+/*
+ * --report-json: open (truncate) the file first of all, so that a bad
+ * path fails early and no document of an earlier run survives this one.
+ */
 static bool
 open_json(bench_state *bs)
 {
@@ -327,6 +406,11 @@ open_json(bench_state *bs)
 
 	if (path == NULL)
 		return true;
+	if (strcmp(path, "-") == 0)
+	{
+		bs->json_out = stdout;
+		return true;
+	}
 	bs->json_out = fopen(path, "w");
 	if (bs->json_out == NULL)
 	{
@@ -405,12 +489,13 @@ free_state(bench_state *bs)
 	if (bs->gate_ready)
 		progress_gate_destroy(&bs->gate);
 	free(bs->sources);
-	if (bs->json_out != NULL)
+	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
 	if (bs->html_out != NULL)
 		fclose(bs->html_out);
 	if (bs->shared.stop_fd >= 0)
 		close(bs->shared.stop_fd);
+	rendezvous_close(&bs->rv);
 	if (bs->cfg_ready)
 		runconf_free(&bs->cfg);
 }
@@ -478,7 +563,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 
 	*start_time = pgb_time_now();
-	sh->start_time = *start_time;
+	sh->origin = *start_time;
 	if (ctx->duration > 0)
 		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->duration;
 
@@ -508,7 +593,12 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	launch_workers(sh, 1);
 	if (ctx->progress_sec > 0)
+	{
+		/* --rendezvous: the reports count from the agreed start */
+		if (sh->rendezvous != NULL && rendezvous_start(sh->rendezvous) != 0)
+			*start_time = sh->origin;
 		progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
+	}
 	else
 	{
 		bs->workers[0].create_time = pgb_time_now();
@@ -516,6 +606,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	}
 	for (int i = first_thread; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
+	*start_time = sh->origin;	/* moved by a rendezvous */
 	return true;
 }
 
@@ -539,16 +630,20 @@ report_log_errors(const bench_state *bs)
 	return failed;
 }
 
-/* --report-json: the document, or an error message (exit code 2). */
+/*
+ * --report-json: the document (f NULL when nothing ran), written at most
+ * once, or an error message.  false when it could not be written.
+ */
 static bool
-write_json(bench_state *bs, const report_figures *in)
+write_json(bench_state *bs, const report_figures *f, const report_ending *end)
 {
 	bool		ok;
 
-	if (bs->json_out == NULL)
+	if (bs->json_out == NULL || bs->json_written)
 		return true;
-	ok = report_json_write(bs->json_out, in);
-	if (fclose(bs->json_out) != 0)
+	bs->json_written = true;
+	ok = report_json_write_ending(bs->json_out, f, end);
+	if (bs->json_out != stdout && fclose(bs->json_out) != 0)
 		ok = false;
 	bs->json_out = NULL;
 	if (!ok)
@@ -557,67 +652,122 @@ write_json(bench_state *bs, const report_figures *in)
 	return ok;
 }
 
-static int
-finish_run(bench_state *bs, const table_info *info, pg_time_usec_t start_time)
+/*
+ * Sum the workers' statistics into total and fill in what the figures
+ * need.  A client that did not finish aborted, unless a signal stopped
+ * it.  false when out of memory.
+ */
+static bool
+merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_input *in,
+			  int signo)
 {
 	const run_config *ctx = &bs->cfg;
-	stats_run	total;
 	pg_time_usec_t bench_start = 0;
-	int			exit_code = 0;
-	report_input in;
-	report_figures figures;
 
-	if (!stats_run_init(&total, ctx->scripts->nscripts, ctx->total_commands) ||
-		(ctx->keep_hist && !stats_run_enable_hist(&total, ctx->per_script_stats)))
-	{
-		stats_run_free(&total);
-		diag_error("out of memory");
-		return 1;
-	}
+	if (!stats_run_init(total, ctx->scripts->nscripts, ctx->total_commands) ||
+		(ctx->keep_hist && !stats_run_enable_hist(total, ctx->per_script_stats)))
+		return false;
+	memset(in, 0, sizeof(*in));
 	for (int i = 0; i < ctx->nthreads; i++)
 	{
 		const worker *w = &bs->workers[i];
 
 		for (int j = 0; j < w->nclients; j++)
-			if (w->clients[j].state != CSTATE_FINISHED)
-				exit_code = 2;
-		stats_run_merge(&total, &w->stats);
+			if (w->clients[j].state == CSTATE_ABORTED ||
+				(signo == 0 && w->clients[j].state != CSTATE_FINISHED))
+				in->aborted = true;
+		stats_run_merge(total, &w->stats);
 		if (bench_start == 0 || w->bench_start < bench_start)
 			bench_start = w->bench_start;
 	}
+	in->cfg = ctx;
+	in->scale = info->scale;
+	in->partition_method = info->method;
+	in->partitions = info->partitions;
+	in->stats = total;
+	in->bench_duration = pgb_time_now() - bench_start;
+	in->conn_elapsed = bench_start - bs->shared.origin;
+	in->server_version = bs->server_version;
+	in->start_time = bs->shared.origin;
+	in->target = &bs->target;
+	in->rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
+	return true;
+}
 
-	memset(&in, 0, sizeof(in));
-	in.cfg = ctx;
-	in.scale = info->scale;
-	in.partition_method = info->method;
-	in.partitions = info->partitions;
-	in.stats = &total;
-	in.bench_duration = pgb_time_now() - bench_start;
-	in.conn_elapsed = bench_start - start_time;
-	in.server_version = bs->server_version;
-	in.aborted = exit_code != 0;
-	in.start_time = start_time;
-	in.target = &bs->target;
-	if (!figures_compute(&in, &figures))
+/*
+ * After the run: the text report (not after --exit-on-abort, as pgbench),
+ * the JSON document, log errors, and the exit code: 0, 2 when a client
+ * aborted or a log or the document could not be written, 128 + the
+ * signal when one stopped the run.
+ */
+static int
+finish_run(bench_state *bs, const table_info *info)
+{
+	int			signo = interrupt_signal();
+	bool		exit_on_abort = signo == 0 && atomic_load(&bs->shared.abort_stop);
+	int			exit_code = 0;
+	stats_run	total;
+	report_input in;
+	report_figures figures;
+	report_ending end = {.outcome = REPORT_COMPLETED};
+
+	if (!merge_workers(bs, info, &total, &in, signo) || !figures_compute(&in, &figures))
 	{
 		stats_run_free(&total);
 		diag_error("out of memory");
 		return 1;
 	}
-	report_print(stdout, &figures);
-	fflush(stdout);
-	if (!write_json(bs, &figures))
+	if (signo != 0)
+		end = (report_ending) {REPORT_INTERRUPTED, interrupt_signal_name(signo), NULL};
+	else if (in.aborted)
+		end.outcome = REPORT_ABORTED;
+	if (!exit_on_abort)
+	{
+		report_print(stdout, &figures);
+		fflush(stdout);
+	}
+	if (!write_json(bs, &figures, &end) || in.aborted)
 		exit_code = 2;
-	if (!report_html_finish(&bs->html_out, ctx->report_html, &figures))
+	if (!report_html_finish(&bs->html_out, bs->cfg.report_html, &figures))
 		exit_code = 2;
 	figures_free(&figures);
 	stats_run_free(&total);
 
 	if (report_log_errors(bs))
 		exit_code = 2;
-	if (in.aborted)
+	if (in.aborted && !exit_on_abort)
 		diag_error("Run was aborted; the above results are incomplete.");
+	if (signo != 0)
+	{
+		diag_info("run was interrupted by signal %s after %.3f s", end.signal,
+				  (double) in.bench_duration / 1e6);
+		exit_code = 128 + signo;
+	}
 	return exit_code;
+}
+
+/*
+ * A run that never benchmarked: the document says why (a signal, or a
+ * failed start), and a signal makes the exit code 128 + its number.
+ */
+static int
+finish_unstarted(bench_state *bs, int rc)
+{
+	int			signo = interrupt_signal();
+	report_ending end = {
+		.outcome = signo != 0 ? REPORT_INTERRUPTED : REPORT_FAILED_TO_START,
+		.signal = signo != 0 ? interrupt_signal_name(signo) : NULL,
+		.server_version = bs->server_version[0] != '\0' ? bs->server_version : NULL,
+	};
+
+	if (signo != 0)
+	{
+		diag_info("run was interrupted by signal %s before the benchmark started",
+				  end.signal);
+		rc = 128 + signo;
+	}
+	write_json(bs, NULL, &end);
+	return rc;
 }
 
 int
@@ -627,6 +777,7 @@ bench_run(const pgb_options *opts)
 	random_seed seed = opts->seed;	/* our copy advances with every draw */
 	table_info	info;
 	pg_time_usec_t start_time = 0;
+	bool		ran = false;
 	int			rc = 1;
 
 	memset(&bs, 0, sizeof(bs));
@@ -634,6 +785,11 @@ bench_run(const pgb_options *opts)
 	runconf_build(&bs.cfg, opts, (int) getpid());
 	bs.cfg_ready = true;
 	init_shared(&bs);
+	interrupt_arm(&bs.shared.stop, bs.shared.stop_fd);
+	if (!open_json(&bs))
+		goto done;
+	if (bs.cfg.report_html != NULL && (bs.html_out = report_html_open(bs.cfg.report_html)) == NULL)
+		goto done;
 	if (!init_clients(&bs, &seed))
 	{
 		diag_error("out of memory");
@@ -646,10 +802,16 @@ bench_run(const pgb_options *opts)
 		diag_error("out of memory");
 		goto done;
 	}
-	if (!open_logs(&bs) || !open_json(&bs))
+	if (!open_logs(&bs) || interrupt_signal() != 0)
 		goto done;
-	if (bs.cfg.report_html != NULL && (bs.html_out = report_html_open(bs.cfg.report_html)) == NULL)
-		goto done;
+	if (bs.cfg.rendezvous_name != NULL)
+	{
+		if (!rendezvous_open(&bs.rv, &bs.cfg.params, bs.cfg.rendezvous_name,
+							 bs.cfg.rendezvous_size, bs.cfg.rendezvous_timeout))
+			goto done;
+		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time, bs.cfg.duration);
+		bs.shared.rendezvous = &bs.rv;
+	}
 	if (!run_workers(&bs, &start_time))
 		goto done;
 
@@ -658,15 +820,16 @@ bench_run(const pgb_options *opts)
 		rc = 1;					/* a client could not connect: no report */
 		report_log_errors(&bs);
 	}
-	else if (atomic_load(&bs.shared.stop))
-	{
-		rc = 2;					/* --exit-on-abort: no report either */
-		report_log_errors(&bs);
-	}
 	else
-		rc = finish_run(&bs, &info, start_time);
+	{
+		rc = finish_run(&bs, &info);
+		ran = true;
+	}
 
 done:
+	if (!ran)
+		rc = finish_unstarted(&bs, rc);
+	interrupt_disarm();
 	free_state(&bs);
 	return rc;
 }

@@ -112,6 +112,9 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	if (opts->report_json != NULL || opts->report_html != NULL)
 		cfg->series_interval = (pg_time_usec_t) 1000000 *
 			(opts->progress_sec > 0 ? opts->progress_sec : 1);
+	cfg->rendezvous_name = opts->rendezvous_name;
+	cfg->rendezvous_size = opts->rendezvous_size;
+	cfg->rendezvous_timeout = opts->rendezvous_timeout;
 	cfg->argc = opts->argc;
 	cfg->argv = opts->argv;
 	cfg->random_seed = opts->seed.seed;

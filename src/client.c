@@ -1,5 +1,5 @@
 /*
- * client.c — a client's set-up and connections, the failure helpers the
+ * client.c — a client's set-up, the failure helpers the
  * other client files share, and the state machine's dispatch: one switch
  * over every state, with no default, so the compiler names a state left
  * out.
@@ -18,7 +18,7 @@
 #include "client_int.h"
 #include "pgbench/xalloc.h"
 
-/* ---- set-up and connections ------------------------------------------- */
+/* ---- set-up ----------------------------------------------------------- */
 
 static void
 copy_defines(var_store *dst, const var_store *defines)
@@ -77,36 +77,6 @@ client_disconnect(client *c)
 	}
 }
 
-bool
-client_connect_start(client *c, const run_config *cfg, char *errbuf, size_t errlen)
-{
-	c->conn = PQconnectStartParams(cfg->params.keywords, cfg->params.values, 1);
-	if (c->conn == NULL || PQstatus(c->conn) == CONNECTION_BAD)
-	{
-		conn_error_text(c->conn, errbuf, errlen);
-		client_disconnect(c);
-		return false;
-	}
-	/* libpq wants the socket writable before the first PQconnectPoll */
-	c->connect_poll = PGRES_POLLING_WRITING;
-	return true;
-}
-
-int
-client_connect_continue(client *c, char *errbuf, size_t errlen)
-{
-	c->connect_poll = PQconnectPoll(c->conn);
-	if (c->connect_poll == PGRES_POLLING_OK)
-		return 1;
-	if (c->connect_poll == PGRES_POLLING_FAILED)
-	{
-		conn_error_text(c->conn, errbuf, errlen);
-		client_disconnect(c);
-		return -1;
-	}
-	return 0;
-}
-
 client_wait_kind
 client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake_at)
 {
@@ -119,9 +89,7 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 			*event = WAITSET_READ;
 			return CWAIT_SOCKET;
 		case CSTATE_CONNECTING:
-			*fd = PQsocket(c->conn);
-			*event = c->connect_poll == PGRES_POLLING_READING ? WAITSET_READ : WAITSET_WRITE;
-			return CWAIT_SOCKET;
+			return client_connect_wait(c, fd, event, wake_at);
 		case CSTATE_SLEEP:
 			*wake_at = c->sleep_until;
 			return CWAIT_TIMER;

@@ -88,27 +88,12 @@ client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now)
 	return CSTATE_THROTTLE;
 }
 
-static client_state
-connect_failed(const client *c, client_env *env, const char *message)
-{
-	client_abort(c, env, FAILURE_CONNECT, "%s", "");
-	failure_cause(&env->failure, "%s", message);
-	return CSTATE_ABORTED;
-}
-
 client_state
 client_start_transaction(client *c, client_env *env, pg_time_usec_t *now)
 {
+	/* -C: connect without blocking the thread's other clients */
 	if (c->conn == NULL)
-	{
-		char		errbuf[1024];
-
-		/* -C: connect without blocking the thread's other clients */
-		c->connect_start = client_now(now);
-		if (!client_connect_start(c, env->cfg, errbuf, sizeof(errbuf)))
-			return connect_failed(c, env, errbuf);
-		return CSTATE_CONNECTING;
-	}
+		return client_begin_connect(c, env, now);
 
 	/* what a retry goes back to (retry.h: the random state, not variables) */
 	retry_snapshot_take(&c->tx_snap, &c->rs);
@@ -119,24 +104,6 @@ client_start_transaction(client *c, client_env *env, pg_time_usec_t *now)
 	c->num_syncs = 0;
 	c->elif_pending = false;
 	return CSTATE_START_COMMAND;
-}
-
-client_state
-client_continue_connect(client *c, client_env *env, pg_time_usec_t *now)
-{
-	char		errbuf[1024];
-	int			rc = client_connect_continue(c, errbuf, sizeof(errbuf));
-
-	if (rc == 0)
-		return CSTATE_CONNECTING;
-	if (rc < 0)
-		return connect_failed(c, env, errbuf);
-	*now = pgb_time_now();
-	tx_sink_connect_time(&env->sink, *now - c->connect_start);
-	/* a new session has no prepared statements */
-	memset(c->prepared, 0, sizeof(bool) * (size_t) env->cfg->total_commands);
-	client_ident_reset(c);
-	return CSTATE_START_TX;
 }
 
 client_state
@@ -155,7 +122,8 @@ client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
 
 	if (env->cfg->connect_each)
 	{
-		pg_time_usec_t start = client_now(now);
+		/* not the pass's time: only the closing is the connection's */
+		pg_time_usec_t start = pgb_time_now();
 
 		client_disconnect(c);
 		*now = pgb_time_now();
@@ -165,12 +133,17 @@ client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
 	return transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_CHOOSE_SCRIPT;
 }
 
-/* A timed wait (-R schedule, \sleep) is over when due; -T ends it early. */
+/*
+ * A timed wait (-R schedule, \sleep) is over when due.  -T ends runs
+ * between transactions, as pgbench's does: it ends the wait for the -R
+ * schedule, before a transaction starts, but a \sleep inside one runs to
+ * its end and the transaction goes on to its last command.
+ */
 client_state
 client_timed_wait(const client_env *env, pg_time_usec_t until, pg_time_usec_t *now,
 				  client_state waiting, client_state due)
 {
-	if (env->timer_exceeded)
+	if (env->timer_exceeded && waiting == CSTATE_THROTTLE)
 		return CSTATE_FINISHED;
 	return client_now(now) < until ? waiting : due;
 }

@@ -1,8 +1,11 @@
 /*
- * conn.c — connection parameters from the options, and blocking connects
- * for set-up and initialization.
+ * conn.c — connection parameters from the options, blocking connects
+ * for set-up and initialization, and what a non-blocking connect must do
+ * that libpq leaves to its caller (the timeout, a full listen queue).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -110,4 +113,51 @@ conn_open(const conn_params *params, char *errbuf, size_t errlen)
 		PQfinish(conn);
 		return NULL;
 	}
+}
+
+pg_time_usec_t
+conn_timeout_usec(PGconn *conn)
+{
+	PQconninfoOption *opts = PQconninfo(conn);
+	long		seconds = 0;
+
+	if (opts == NULL)
+		return 0;
+	for (const PQconninfoOption *o = opts; o->keyword != NULL; o++)
+		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val != NULL)
+		{
+			/* libpq rejects a malformed value before we get here */
+			seconds = strtol(o->val, NULL, 10);
+			break;
+		}
+	PQconninfoFree(opts);
+	if (seconds <= 0)
+		return 0;
+	/* libpq insists on two seconds: one could expire at once by rounding */
+	if (seconds < 2)
+		seconds = 2;
+	return (pg_time_usec_t) seconds * 1000000;
+}
+
+void
+conn_timeout_text(const PGconn *conn, char *buf, size_t len)
+{
+	size_t		n;
+
+	conn_error_text(conn, buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "timeout expired");
+}
+
+bool
+conn_failed_busy(const PGconn *conn)
+{
+	char		buf[128];
+	const char *text;
+
+	if (conn == NULL)
+		return false;
+	/* libpq words errno with strerror, so this matches in any locale */
+	text = strerror_r(EAGAIN, buf, sizeof(buf));	/* GNU: may not use buf */
+	return strstr(PQerrorMessage(conn), text) != NULL;
 }

@@ -12,9 +12,6 @@
 
 #include "pgbench/eval.h"
 
-/* pgbench evaluates at most this many arguments of one function call. */
-#define EVAL_MAX_ARGS 16
-
 static bool eval_fail(eval_context *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -129,62 +126,56 @@ value_truth(const pgb_value *v)
 
 /* ---- lazy operators: AND, OR, CASE --------------------------------------- */
 
-/*
- * NULL on either side gives NULL unless the left side alone decides (false
- * AND ..., true OR ...): pgbench's rule, not SQL's three-valued logic.
- */
 static bool
-eval_and_or(eval_context *ctx, expr_func func, expr_node *const *args,
-			pgb_value *out)
+eval_is_lazy(const expr_node *node)
 {
-	pgb_value	v;
-	bool		b;
+	expr_func	func = node->u.function.func;
 
-	if (!expr_evaluate(ctx, args[0], &v))
-		return false;
-	if (v.type == PGBT_NULL)
-	{
-		*out = v;
-		return true;
-	}
-	if (!value_to_bool(ctx, &v, &b))
-		return false;
-	if (b == (func == PGBF_OR))
-	{
-		*out = pgb_value_bool(b);
-		return true;
-	}
-	if (!expr_evaluate(ctx, args[1], &v))
-		return false;
-	if (v.type == PGBT_NULL)
-	{
-		*out = v;
-		return true;
-	}
-	if (!value_to_bool(ctx, &v, &b))
-		return false;
-	*out = pgb_value_bool(b);
-	return true;
+	return func == PGBF_AND || func == PGBF_OR || func == PGBF_CASE;
 }
 
-/* args: c1, r1, c2, r2, ..., and a final else when the count is odd. */
+/*
+ * Argument n of a lazy operator has just put its value on top of the
+ * stack (*sp values held).  *go becomes the first node of the argument
+ * to evaluate next (the value consumed), or stays NULL when the value on
+ * top is now the operator's result.  false on a failed coercion.
+ *
+ * AND / OR: NULL on either side gives NULL unless the left side alone
+ * decides (false AND ..., true OR ...): pgbench's rule, not SQL's
+ * three-valued logic.  CASE (c1, r1, c2, r2, ..., else): a true condition
+ * leads to its result, a false one to the next condition or the else;
+ * a result or the else is the CASE's value.
+ */
 static bool
-eval_case(eval_context *ctx, int nargs, expr_node *const *args, pgb_value *out)
+eval_lazy_step(eval_context *ctx, const expr_node *n, pgb_value *stack, int *sp,
+			   const expr_node **go)
 {
-	int			i;
+	const expr_node *op = n->parent;
+	pgb_value  *top = &stack[*sp - 1];
+	bool		b;
 
-	for (i = 0; i + 1 < nargs; i += 2)
+	*go = NULL;
+	if (op->u.function.func == PGBF_CASE)
 	{
-		pgb_value	cond;
+		int			i = n->argno;
 
-		if (!expr_evaluate(ctx, args[i], &cond))
-			return false;
-		if (value_truth(&cond))
-			return expr_evaluate(ctx, args[i + 1], out);
+		if (i % 2 == 1 || i == op->u.function.nargs - 1)
+			return true;
+		(*sp)--;
+		*go = op->u.function.args[value_truth(top) ? i + 1 : i + 2]->first;
+		return true;
 	}
-	if (i < nargs)
-		return expr_evaluate(ctx, args[i], out);
-	*out = pgb_value_null();
+	if (top->type == PGBT_NULL)
+		return true;
+	if (!value_to_bool(ctx, top, &b))
+		return false;
+	if (n->argno == 0 && b != (op->u.function.func == PGBF_OR))
+	{
+		(*sp)--;
+		*go = op->u.function.args[1]->first;
+		return true;
+	}
+	*top = pgb_value_bool(b);
 	return true;
 }
 
@@ -720,54 +711,115 @@ eval_strict_function(eval_context *ctx, expr_func func, int nargs,
 }
 
 /*
- * Every argument is evaluated first (so debug() calls inside always run);
- * then a NULL argument makes the result NULL, except for IS and debug().
+ * A strict function whose arguments are the top nargs values: replace
+ * them with its result.  Every argument was evaluated first (so debug()
+ * calls inside always run); a NULL argument makes the result NULL, except
+ * for IS and debug().
  */
 static bool
-eval_function(eval_context *ctx, const expr_node *node, pgb_value *out)
+eval_function(eval_context *ctx, const expr_node *node, pgb_value *stack, int *sp)
 {
 	expr_func	func = node->u.function.func;
 	int			nargs = node->u.function.nargs;
-	expr_node *const *args = node->u.function.args;
-	pgb_value	vals[EVAL_MAX_ARGS];
+	pgb_value  *vals = &stack[*sp - nargs];
+	pgb_value	result;
 	bool		has_null = false;
-	int			i;
 
-	if (func == PGBF_AND || func == PGBF_OR)
-		return eval_and_or(ctx, func, args, out);
-	if (func == PGBF_CASE)
-		return eval_case(ctx, nargs, args, out);
-
-	for (i = 0; i < nargs && i < EVAL_MAX_ARGS; i++)
-	{
-		if (!expr_evaluate(ctx, args[i], &vals[i]))
-			return false;
+	for (int i = 0; i < nargs; i++)
 		has_null |= (vals[i].type == PGBT_NULL);
-	}
-	if (nargs > EVAL_MAX_ARGS)
-		return eval_fail(ctx, "too many function arguments, maximum is %d",
-						 EVAL_MAX_ARGS);
 	if (has_null && func != PGBF_IS && func != PGBF_DEBUG)
+		result = pgb_value_null();
+	else if (!eval_strict_function(ctx, func, nargs, vals, &result))
+		return false;
+	*sp -= nargs;
+	stack[(*sp)++] = result;
+	return true;
+}
+
+/* Push the value of node, whose arguments (if any) are on the stack. */
+static bool
+eval_node(eval_context *ctx, const expr_node *node, pgb_value *stack, int *sp)
+{
+	switch (node->kind)
 	{
-		*out = pgb_value_null();
-		return true;
+		case EXPR_CONSTANT:
+			stack[(*sp)++] = node->u.constant;
+			return true;
+		case EXPR_VARIABLE:
+			if (!var_get_value(ctx->vars, node->u.variable.slot, &stack[*sp],
+							   ctx->error, sizeof(ctx->error)))
+				return false;
+			(*sp)++;
+			return true;
+		case EXPR_FUNCTION:
+			return eval_function(ctx, node, stack, sp);
 	}
-	return eval_strict_function(ctx, func, nargs, vals, out);
+	return eval_fail(ctx, "unexpected expression node %d", (int) node->kind);
+}
+
+/*
+ * Evaluate the tree at root in postorder, with no recursion: each node's
+ * value goes on the stack (root->pending values at most), a function takes
+ * its arguments' values off it, and a lazy operator's arguments decide
+ * where to go on.  As pgbench, a call with more than EXPR_MAX_ARGS
+ * arguments fails once the first EXPR_MAX_ARGS are evaluated.
+ */
+static bool
+eval_run(eval_context *ctx, const expr_node *root, pgb_value *stack, pgb_value *out)
+{
+	const expr_node *n = root->first;
+	int			sp = 0;
+
+	for (;;)
+	{
+		const expr_node *go = NULL;
+
+		if (!eval_node(ctx, n, stack, &sp))
+			return false;
+		while (n != root && eval_is_lazy(n->parent))
+		{
+			if (!eval_lazy_step(ctx, n, stack, &sp, &go))
+				return false;
+			if (go != NULL)
+				break;
+			n = n->parent;
+		}
+		if (go != NULL)
+		{
+			n = go;
+			continue;
+		}
+		if (n == root)
+		{
+			*out = stack[sp - 1];
+			return true;
+		}
+		if (n->argno == EXPR_MAX_ARGS - 1 && n->parent->u.function.nargs > EXPR_MAX_ARGS)
+			return eval_fail(ctx, "too many function arguments, maximum is %d",
+							 EXPR_MAX_ARGS);
+		n = n->next;
+	}
+}
+
+/* Everyday expressions hold a few values; only deep ones pay for more. */
+#define EVAL_SMALL_STACK 32
+
+static __attribute__((noinline)) bool
+eval_run_deep(eval_context *ctx, const expr_node *root, pgb_value *out)
+{
+	pgb_value	stack[EXPR_MAX_PENDING];
+
+	return eval_run(ctx, root, stack, out);
 }
 
 bool
 expr_evaluate(eval_context *ctx, const expr_node *node, pgb_value *out)
 {
-	switch (node->kind)
-	{
-		case EXPR_CONSTANT:
-			*out = node->u.constant;
-			return true;
-		case EXPR_VARIABLE:
-			return var_get_value(ctx->vars, node->u.variable.slot, out,
-								 ctx->error, sizeof(ctx->error));
-		case EXPR_FUNCTION:
-			return eval_function(ctx, node, out);
-	}
-	return eval_fail(ctx, "unexpected expression node %d", (int) node->kind);
+	pgb_value	stack[EVAL_SMALL_STACK];
+
+	if (PGB_LIKELY(node->pending <= EVAL_SMALL_STACK))
+		return eval_run(ctx, node, stack, out);
+	if (node->pending > EXPR_MAX_PENDING)
+		return eval_fail(ctx, "expression too deeply nested");
+	return eval_run_deep(ctx, node, out);
 }

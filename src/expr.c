@@ -6,7 +6,9 @@
  *
  * Trees are allocated once at script compile time; each node carries its
  * argument array (or variable name) in the same allocation, so evaluation
- * follows one pointer per child and freeing is one call per node.
+ * follows one pointer per child and freeing is one call per node.  The
+ * constructors thread each new node into postorder (expr.h), so that no
+ * walk over a tree ever recurses, however deep the tree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,12 +148,23 @@ expr_alloc(size_t size)
 	return pgb_calloc(1, size);
 }
 
+/* A leaf is a subtree of its own, one value. */
+static expr_node *
+expr_new_leaf(size_t size, expr_node_kind kind)
+{
+	expr_node  *node = expr_alloc(size);
+
+	node->kind = kind;
+	node->first = node;
+	node->pending = 1;
+	return node;
+}
+
 static expr_node *
 expr_new_constant(pgb_value value)
 {
-	expr_node  *node = expr_alloc(sizeof(expr_node));
+	expr_node  *node = expr_new_leaf(sizeof(expr_node), EXPR_CONSTANT);
 
-	node->kind = EXPR_CONSTANT;
 	node->u.constant = value;
 	return node;
 }
@@ -183,12 +196,12 @@ expr_make_null(void)
 expr_node *
 expr_make_variable(expr_parse_state *ps, const char *name, int len)
 {
-	expr_node  *node = expr_alloc(sizeof(expr_node) + (size_t) len + 1);
+	expr_node  *node = expr_new_leaf(sizeof(expr_node) + (size_t) len + 1,
+									 EXPR_VARIABLE);
 	char	   *copy = (char *) (node + 1);
 
 	memcpy(copy, name, (size_t) len);
 	copy[len] = '\0';
-	node->kind = EXPR_VARIABLE;
 	node->u.variable.name = copy;
 	node->u.variable.slot =
 		ps->symtab ? var_symtab_intern(ps->symtab, name, (size_t) len) : -1;
@@ -209,6 +222,36 @@ expr_new_function(expr_func func, int nargs)
 	return node;
 }
 
+/*
+ * Thread a function node whose arguments are in place: its postorder runs
+ * through each argument's in turn, then the node.  While argument i of a
+ * strict function is evaluated the values of 0..i-1 wait, and only the
+ * first EXPR_MAX_ARGS are ever evaluated; AND, OR and CASE consume each
+ * argument's value before they evaluate the next.
+ */
+static expr_node *
+expr_link_function(expr_node *node)
+{
+	int			nargs = node->u.function.nargs;
+	expr_node **args = node->u.function.args;
+	expr_func	func = node->u.function.func;
+	bool		lazy = func == PGBF_AND || func == PGBF_OR || func == PGBF_CASE;
+
+	node->first = nargs > 0 ? args[0]->first : node;
+	node->pending = 1;
+	for (int i = 0; i < nargs; i++)
+	{
+		int			held = lazy ? 0 : i;
+
+		args[i]->parent = node;
+		args[i]->argno = i;
+		args[i]->next = i + 1 < nargs ? args[i + 1]->first : node;
+		if ((lazy || i < EXPR_MAX_ARGS) && held + args[i]->pending > node->pending)
+			node->pending = held + args[i]->pending;
+	}
+	return node;
+}
+
 expr_node *
 expr_make_binary(expr_func func, expr_node *left, expr_node *right)
 {
@@ -216,7 +259,7 @@ expr_make_binary(expr_func func, expr_node *left, expr_node *right)
 
 	node->u.function.args[0] = left;
 	node->u.function.args[1] = right;
-	return node;
+	return expr_link_function(node);
 }
 
 expr_node *
@@ -225,7 +268,7 @@ expr_make_unary(expr_func func, expr_node *arg)
 	expr_node  *node = expr_new_function(func, 1);
 
 	node->u.function.args[0] = arg;
-	return node;
+	return expr_link_function(node);
 }
 
 /* Moves the list's nodes into a new function node and frees the list. */
@@ -238,7 +281,7 @@ expr_function_from_list(expr_func func, expr_arglist *list)
 		node->u.function.args[i] = list->items[i];
 	list->count = 0;
 	expr_arglist_free(list);
-	return node;
+	return expr_link_function(node);
 }
 
 static bool
@@ -296,17 +339,25 @@ expr_find_function(expr_parse_state *ps, const char *name, int len)
 	return info;
 }
 
+/* In postorder, children before their parent: next is read before free. */
 void
 expr_free(expr_node *node)
 {
+	expr_node  *n;
+
 	if (node == NULL)
 		return;
-	if (node->kind == EXPR_FUNCTION)
+	n = node->first;
+	for (;;)
 	{
-		for (int i = 0; i < node->u.function.nargs; i++)
-			expr_free(node->u.function.args[i]);
+		expr_node  *next = n->next;
+		bool		last = (n == node);
+
+		free(n);
+		if (last)
+			break;
+		n = next;
 	}
-	free(node);
 }
 
 /* ---- argument lists ---- */
@@ -388,6 +439,16 @@ expr_parse(const char *line, size_t start, struct var_symtab *symtab,
 		if (!ps.failed)			/* only bison's own "memory exhausted" */
 			expr_set_error(&ps, false, "memory exhausted", NULL, 0);
 		expr_scan_to_end_of_line(scanner);
+		expr_free(ps.result);
+		ps.result = NULL;
+	}
+	else if (ps.result->pending > EXPR_MAX_PENDING)
+	{
+		char		detail[64];
+		int			len = snprintf(detail, sizeof(detail), "more than %d values pending",
+								   EXPR_MAX_PENDING);
+
+		expr_set_error(&ps, false, "expression too deeply nested", detail, len);
 		expr_free(ps.result);
 		ps.result = NULL;
 	}

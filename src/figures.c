@@ -164,9 +164,13 @@ commands(figures_script *fs, const report_input *in, const report_figures *f, in
 			? 0.001 * sc->latency.sum / (double) sc->latency.count : 0.0;
 		fc->failures = sc->failures;
 		fc->retries = sc->retries;
+		fc->latency_sum_us = sc->latency.sum;
+		fc->latency_sum2_us = sc->latency.sum2;
 		if (in->stats->command_hist != NULL)
-			percentiles(&fc->percentiles,
-						&in->stats->command_hist[in->cfg->script_offset[i] + j], f);
+		{
+			fc->hist = &in->stats->command_hist[in->cfg->script_offset[i] + j];
+			percentiles(&fc->percentiles, fc->hist, f);
+		}
 	}
 	return true;
 }
@@ -197,6 +201,9 @@ scripts(report_figures *f, const report_input *in)
 		fs->total_pct = 100.0 * (double) fs->counts.total / (double) f->counts.total;
 		fs->tps = (double) sd->cnt / f->duration_s;
 		latency(&fs->latency, &sd->latency, h, f);
+		fs->hist = sr->script_hist != NULL ? &sr->script_hist[i] : NULL;
+		fs->latency_sum_us = sd->latency.sum;
+		fs->latency_sum2_us = sd->latency.sum2;
 		if (cfg->per_command && !commands(fs, in, f, i))
 			return false;
 	}

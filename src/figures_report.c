@@ -160,6 +160,7 @@ point(figures_point *fp, const series_point *sp, hist *scratch, bool throttled)
 {
 	static const double at[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
 
+	fp->raw = sp->processed + sp->failures + sp->skipped > 0 ? sp : NULL;
 	fp->processed = sp->processed;
 	fp->failures = sp->failures;
 	fp->retries = sp->retries;
@@ -249,10 +250,21 @@ figures_extra_compute(const report_input *in, report_figures *f)
 	e->latency_hist = sr->latency_hist;
 	e->latency_sum_us = sr->total.latency.sum;
 	e->latency_sum2_us = sr->total.latency.sum2;
+	e->rendezvous = in->rendezvous;
+	e->instances = in->instances > 1 ? in->instances : 1;
+	e->progress_s = in->cfg->progress_sec;
+	e->conn_elapsed_us = in->conn_elapsed;
+	e->bench_duration_us = in->bench_duration;
+	e->conn_duration_us = sr->conn_duration;
+	e->lag_sum_us = sr->total.lag.sum;
 	if (in->start_time != 0)
 	{
-		epoch_and_iso(in->start_time, &e->start_epoch_s, e->start_iso, sizeof(e->start_iso));
-		epoch_and_iso(in->start_time + end, &e->end_epoch_s, e->end_iso, sizeof(e->end_iso));
+		pg_time_usec_t mono = in->start_is_epoch ? in->start_time - pgb_time_to_epoch(0)
+			: in->start_time;
+
+		e->start_epoch_us = pgb_time_to_epoch(mono);
+		epoch_and_iso(mono, &e->start_epoch_s, e->start_iso, sizeof(e->start_iso));
+		epoch_and_iso(mono + end, &e->end_epoch_s, e->end_iso, sizeof(e->end_iso));
 	}
 	e->argv = calloc((size_t) (in->cfg->argc > 0 ? in->cfg->argc : 1), sizeof(char *));
 	if (e->argv == NULL)

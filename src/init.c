@@ -30,17 +30,13 @@
 #include "pgbench/init_copy.h"
 #include "pgbench/xalloc.h"
 
+#include "init_int.h"
+
 /* From this scale on, aid no longer fits an int (scale * 100000 > 2^31). */
 #define INIT_SCALE_BIGINT_THRESHOLD 20000
 
 /* With -q, progress is shown at most once per this many seconds. */
 #define INIT_QUIET_INTERVAL_SEC 5.0
-
-typedef struct init_ctx
-{
-	PGconn	   *conn;
-	const pgb_options *opts;
-} init_ctx;
 
 typedef bool (*init_step_fn) (init_ctx *ctx);
 
@@ -91,7 +87,11 @@ init_str_reset(init_str *str)
 /* ---- cancellation: SIGINT cancels the running statement, like pgbench ---- */
 
 static PGcancel *volatile init_cancel_handle;
-static volatile sig_atomic_t init_cancel_requested;
+volatile sig_atomic_t init_cancel_requested;
+
+/* The parallel steps' connections (-j N > 1), also cancelled on SIGINT. */
+static PGcancel **volatile init_cancel_extra;
+static volatile sig_atomic_t init_cancel_nextra;
 
 static void
 init_write_stderr(const char *text)
@@ -119,7 +119,18 @@ init_handle_sigint(int signo)
 			init_write_stderr(errbuf);
 		}
 	}
+	/* the parallel steps' other connections, quietly */
+	for (int i = 0; init_cancel_extra != NULL && i < init_cancel_nextra; i++)
+		(void) PQcancel(init_cancel_extra[i], errbuf, sizeof(errbuf));
 	errno = saved_errno;
+}
+
+void
+init_cancel_add_extra(PGcancel **handles, int n)
+{
+	init_cancel_nextra = 0;
+	init_cancel_extra = handles;
+	init_cancel_nextra = n;
 }
 
 static void
@@ -142,13 +153,14 @@ init_cancel_teardown(void)
 
 	signal(SIGINT, SIG_DFL);
 	init_cancel_handle = NULL;
+	init_cancel_add_extra(NULL, 0);
 	PQfreeCancel(handle);
 }
 
 /* ---- statements ---- */
 
 /* Prints pgbench's two-line report for a failed statement. */
-static void
+void
 init_report_query_failure(PGconn *conn, const char *sql)
 {
 	char		msg[4096];
@@ -158,16 +170,22 @@ init_report_query_failure(PGconn *conn, const char *sql)
 	diag_detail("Query was: %s", sql);
 }
 
-static bool
-init_exec(init_ctx *ctx, const char *sql)
+bool
+init_exec_on(PGconn *conn, const char *sql)
 {
-	PGresult   *res = PQexec(ctx->conn, sql);
+	PGresult   *res = PQexec(conn, sql);
 	bool		ok = PQresultStatus(res) == PGRES_COMMAND_OK;
 
 	PQclear(res);
 	if (!ok)
-		init_report_query_failure(ctx->conn, sql);
+		init_report_query_failure(conn, sql);
 	return ok;
+}
+
+static bool
+init_exec(init_ctx *ctx, const char *sql)
+{
+	return init_exec_on(ctx->conn, sql);
 }
 
 static bool
@@ -321,21 +339,8 @@ step_create_tables(init_ctx *ctx)
 
 /* ---- steps g and G ---- */
 
-static const char init_truncate_sql[] =
+const char	init_truncate_sql[] =
 	"truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
-
-typedef struct init_progress
-{
-	int64_t		total;
-	pg_time_usec_t start;
-	bool		quiet;
-	char		eol;			/* '\r' keeps a terminal on one line */
-	int			log_interval;	/* -q: next report after this many intervals */
-	const char *table;			/* named in the line from 17 on; NULL: 16's line */
-	bool		pad;			/* 18 on: blank out what a longer line left */
-	int			chars;			/* length of the last line, without its eol */
-	int			prev_chars;
-} init_progress;
 
 static void
 init_print_progress(init_progress *prog, int64_t done, double elapsed)
@@ -356,7 +361,7 @@ init_print_progress(init_progress *prog, int64_t done, double elapsed)
 }
 
 /* Called by icopy after each batch: pgbench's checks every 100000 rows, or under -q every 100. */
-static void
+void
 init_on_progress(void *arg, int64_t done)
 {
 	init_progress *prog = arg;
@@ -398,6 +403,32 @@ init_copy_table(init_ctx *ctx, icopy_request *req)
 	return false;
 }
 
+void
+init_progress_setup(const init_ctx *ctx, icopy_table table, init_progress *prog)
+{
+	const pgb_options *opts = ctx->opts;
+
+	*prog = (init_progress) {
+		.total = icopy_rows_per_scale(table) * opts->scale,
+		.quiet = opts->quiet,
+		.eol = isatty(fileno(stderr)) ? '\r' : '\n',
+		.log_interval = 1,
+		.table = opts->compat >= 17 ? icopy_table_name(table) : NULL,
+		.pad = opts->compat >= 18,
+		.start = pgb_time_now(),
+	};
+}
+
+void
+init_progress_end(const init_progress *prog)
+{
+	/* leave (16) or blank out (17) the terminal's progress line */
+	if (prog->eol != '\n' && prog->table == NULL)
+		fputc('\n', stderr);
+	else if (prog->eol != '\n' && prog->chars != 0)
+		fprintf(stderr, "%*c\r", prog->chars, ' ');
+}
+
 /*
  * Loads one table with progress lines.  Up to 16 only pgbench_accounts goes
  * through here and a terminal's line ends with a newline; from 17 on every
@@ -406,16 +437,7 @@ init_copy_table(init_ctx *ctx, icopy_request *req)
 static bool
 init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 {
-	const pgb_options *opts = ctx->opts;
-	bool		named = opts->compat >= 17;
-	init_progress prog = {
-		.total = icopy_rows_per_scale(table) * opts->scale,
-		.quiet = opts->quiet,
-		.eol = isatty(fileno(stderr)) ? '\r' : '\n',
-		.log_interval = 1,
-		.table = named ? icopy_table_name(table) : NULL,
-		.pad = opts->compat >= 18,
-	};
+	init_progress prog;
 	icopy_request req = {
 		.table = table,
 		.freeze = freeze,
@@ -426,6 +448,7 @@ init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 	char		errbuf[4096];
 	bool		ok;
 
+	init_progress_setup(ctx, table, &prog);
 	init_copy_prepare(ctx, &req);
 	if (!icopy_start(&req, errbuf, sizeof(errbuf)))
 	{
@@ -434,11 +457,8 @@ init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 	}
 	prog.start = pgb_time_now();
 	ok = icopy_send_rows(&req, errbuf, sizeof(errbuf));
-	/* leave (16) or blank out (17) the terminal's progress line */
-	if (ok && prog.eol != '\n' && !named)
-		fputc('\n', stderr);
-	else if (ok && prog.eol != '\n' && prog.chars != 0)
-		fprintf(stderr, "%*c\r", prog.chars, ' ');
+	if (ok)
+		init_progress_end(&prog);
 	ok = ok && icopy_finish(&req, errbuf, sizeof(errbuf));
 	if (!ok)
 		diag_error("%s", errbuf);
@@ -449,59 +469,87 @@ init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
  * 17 on: whether the table is an ordinary one (COPY FREEZE works), asked
  * of the server as pgbench does.  False after printing a failed query.
  */
-static bool
-init_relkind_plain(init_ctx *ctx, const char *table, bool *plain)
+bool
+init_relkind_plain(PGconn *conn, const char *table, bool *plain)
 {
 	static const char sql[] =
 		"SELECT relkind FROM pg_catalog.pg_class WHERE oid=$1::pg_catalog.regclass";
 	const char *params[1] = {table};
-	PGresult   *res = PQexecParams(ctx->conn, sql, 1, NULL, params, NULL, NULL, 0);
+	PGresult   *res = PQexecParams(conn, sql, 1, NULL, params, NULL, NULL, 0);
 	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
 
 	if (ok)
 		*plain = PQntuples(res) > 0 && PQgetvalue(res, 0, 0)[0] == 'r';
 	PQclear(res);
 	if (!ok)
-		init_report_query_failure(ctx->conn, sql);
+		init_report_query_failure(conn, sql);
 	return ok;
 }
 
-/* 17 on: every table by COPY with progress, FREEZE where the table allows. */
+/*
+ * Whether the table gets COPY FREEZE: from 17 on where the server says it
+ * is an ordinary table; up to 16 the small tables always, pgbench_accounts
+ * when not partitioned.  False after a failed query.
+ */
 static bool
-init_generate_tables_17(init_ctx *ctx, bool server_freeze)
+init_freeze_of(init_ctx *ctx, icopy_table table, bool server_freeze, bool *freeze)
 {
-	static const icopy_table order[] = {ICOPY_BRANCHES, ICOPY_TELLERS, ICOPY_ACCOUNTS};
+	bool		plain = false;
 
-	for (size_t i = 0; i < PGB_LENGTHOF(order); i++)
+	*freeze = false;
+	if (!server_freeze)
+		return true;
+	if (ctx->opts->compat < 17)
 	{
-		bool		plain = false;
-
-		if (server_freeze &&
-			!init_relkind_plain(ctx, icopy_table_name(order[i]), &plain))
-			return false;
-		if (!init_copy_tracked(ctx, order[i], server_freeze && plain))
-			return false;
+		*freeze = table != ICOPY_ACCOUNTS || ctx->opts->partitions == 0;
+		return true;
 	}
+	if (!init_relkind_plain(ctx->conn, icopy_table_name(table), &plain))
+		return false;
+	*freeze = plain;
 	return true;
 }
 
+/*
+ * Loads one table as the compatibility mode does: up to 16 the small
+ * tables without progress lines, from 17 on every table with them.
+ */
+static bool
+init_copy_one(init_ctx *ctx, icopy_table table, bool server_freeze)
+{
+	bool		freeze;
+	icopy_request req = {.table = table};
+
+	if (!init_freeze_of(ctx, table, server_freeze, &freeze))
+		return false;
+	req.freeze = freeze;
+	if (ctx->opts->compat < 17 && table != ICOPY_ACCOUNTS)
+		return init_copy_table(ctx, &req);
+	return init_copy_tracked(ctx, table, freeze);
+}
+
+/*
+ * With -j N > 1, the small tables are loaded here and committed, then
+ * pgbench_accounts by N connections at once (init_parallel.c).
+ */
 static bool
 step_generate_client(init_ctx *ctx)
 {
 	/* COPY FREEZE needs v14 and a table created or truncated in this transaction */
-	bool		freeze = PQserverVersion(ctx->conn) >= 140000;
-	icopy_request branches = {.table = ICOPY_BRANCHES, .freeze = freeze};
-	icopy_request tellers = {.table = ICOPY_TELLERS, .freeze = freeze};
+	bool		server_freeze = PQserverVersion(ctx->conn) >= 140000;
+	bool		accounts_freeze;
 
 	fprintf(stderr, "generating data (client-side)...\n");
-	if (!init_exec(ctx, "begin") || !init_exec(ctx, init_truncate_sql))
+	if (!init_exec(ctx, "begin") || !init_exec(ctx, init_truncate_sql) ||
+		!init_copy_one(ctx, ICOPY_BRANCHES, server_freeze) ||
+		!init_copy_one(ctx, ICOPY_TELLERS, server_freeze))
 		return false;
-	if (ctx->opts->compat >= 17)
-		return init_generate_tables_17(ctx, freeze) && init_exec(ctx, "commit");
-	return init_copy_table(ctx, &branches) &&
-		init_copy_table(ctx, &tellers) &&
-		init_copy_tracked(ctx, ICOPY_ACCOUNTS, freeze && ctx->opts->partitions == 0) &&
-		init_exec(ctx, "commit");
+	if (ctx->opts->nthreads <= 1)
+		return init_copy_one(ctx, ICOPY_ACCOUNTS, server_freeze) &&
+			init_exec(ctx, "commit");
+	return init_freeze_of(ctx, ICOPY_ACCOUNTS, server_freeze, &accounts_freeze) &&
+		init_exec(ctx, "commit") &&
+		ipar_generate_client(ctx, accounts_freeze);
 }
 
 static bool
@@ -526,12 +574,15 @@ step_generate_server(init_ctx *ctx)
 			 ICOPY_ACCOUNTS_PER_SCALE, (int64_t) ICOPY_ACCOUNTS_PER_SCALE * scale);
 
 	fprintf(stderr, "generating data (server-side)...\n");
-	return init_exec(ctx, "begin") &&
-		init_exec(ctx, init_truncate_sql) &&
-		init_exec(ctx, branches) &&
-		init_exec(ctx, tellers) &&
-		init_exec(ctx, accounts) &&
-		init_exec(ctx, "commit");
+	if (!init_exec(ctx, "begin") ||
+		!init_exec(ctx, init_truncate_sql) ||
+		!init_exec(ctx, branches) ||
+		!init_exec(ctx, tellers))
+		return false;
+	/* -j N > 1: pgbench_accounts by N connections at once, after the commit */
+	if (ctx->opts->nthreads > 1)
+		return init_exec(ctx, "commit") && ipar_generate_server(ctx);
+	return init_exec(ctx, accounts) && init_exec(ctx, "commit");
 }
 
 /* ---- step v ---- */
@@ -547,6 +598,8 @@ step_vacuum(init_ctx *ctx)
 	};
 
 	fprintf(stderr, "vacuuming...\n");
+	if (ctx->opts->nthreads > 1)
+		return ipar_vacuum(ctx);
 	return init_exec_all(ctx, sqls, PGB_LENGTHOF(sqls));
 }
 
@@ -564,6 +617,8 @@ step_primary_keys(init_ctx *ctx)
 	bool		ok = true;
 
 	fprintf(stderr, "creating primary keys...\n");
+	if (ctx->opts->nthreads > 1)
+		return ipar_primary_keys(ctx);
 	for (size_t i = 0; ok && i < PGB_LENGTHOF(sqls); i++)
 	{
 		init_str_reset(&sql);
@@ -650,6 +705,7 @@ init_run_steps(init_ctx *ctx, const char *steps)
 			break;
 		}
 		start = pgb_time_now();
+		ctx->later_steps = c + 1;
 		if (!step->run(ctx))
 		{
 			rc = 1;
@@ -684,6 +740,7 @@ init_run(const pgb_options *opts)
 	}
 	init_cancel_setup(ctx.conn);
 	rc = init_run_steps(&ctx, opts->init_steps ? opts->init_steps : "dtgvp");
+	ipar_close(&ctx);
 	init_cancel_teardown();
 	PQfinish(ctx.conn);
 	return rc;

@@ -223,6 +223,7 @@ bool
 icopy_send_rows(const icopy_request *req, char *errbuf, size_t errlen)
 {
 	int64_t		total = icopy_rows_per_scale(req->table) * req->scale;
+	int64_t		first = 1;
 	int64_t		done = 0;
 	char	   *buf = malloc(ICOPY_BUFFER_SIZE + ICOPY_SLACK);
 
@@ -230,6 +231,11 @@ icopy_send_rows(const icopy_request *req, char *errbuf, size_t errlen)
 	{
 		snprintf(errbuf, errlen, "out of memory");
 		return false;
+	}
+	if (req->first_row > 0)
+	{
+		first = req->first_row;
+		total = req->nrows;
 	}
 
 	while (done < total)
@@ -240,7 +246,7 @@ icopy_send_rows(const icopy_request *req, char *errbuf, size_t errlen)
 		if (req->cancel && *req->cancel)
 			break;
 		n = batch_rows(req, ICOPY_BUFFER_SIZE, done, total);
-		len = format_rows(req, buf, done + 1, n);
+		len = format_rows(req, buf, first + done, n);
 		done += n;
 		if (PQputCopyData(req->conn, buf, (int) len) != 1)
 		{

@@ -5,6 +5,7 @@
 #include "pgbench/bench.h"
 #include "pgbench/diag.h"
 #include "pgbench/init.h"
+#include "pgbench/merge.h"
 #include "pgbench/options.h"
 
 int
@@ -17,7 +18,10 @@ main(int argc, char **argv)
 	diag_init(argv[0]);
 	rc = options_parse(&opts, argc, argv);
 	if (rc < 0)
-		rc = opts.action == ACTION_INIT ? init_run(&opts) : bench_run(&opts);
+		rc = opts.action == ACTION_INIT ? init_run(&opts)
+			: opts.action == ACTION_MERGE ? merge_run(opts.nmerge_files, opts.merge_files,
+													  opts.report_json, opts.report_html)
+			: bench_run(&opts);
 	options_free(&opts);
 	return rc;
 }

@@ -435,17 +435,38 @@ finish_scripts(opt_parse *st)
 	return OPT_CONTINUE;
 }
 
+/* --merge-reports: every argument is a report file (merge.h). */
+static int
+finish_merge(pgb_options *opts, int argc, char **argv)
+{
+	if (optind >= argc)
+	{
+		diag_error("no report files given to --merge-reports");
+		diag_usage_hint();
+		return OPT_EXIT_FAIL;
+	}
+	opts->nmerge_files = argc - optind;
+	opts->merge_files = pgb_calloc((size_t) opts->nmerge_files, sizeof(char *));
+	for (int i = 0; i < opts->nmerge_files; i++)
+		opts->merge_files[i] = argv[optind + i];
+	opts->action = ACTION_MERGE;
+	return OPT_CONTINUE;
+}
+
 static int
 finish_parsing(opt_parse *st, int argc, char **argv)
 {
 	pgb_options *opts = st->opts;
-	int			status = finish_scripts(st);
+	int			status;
 
+	if (opts->merge_reports)
+		return finish_merge(opts, argc, argv);
+	status = finish_scripts(st);
 	if (status != OPT_CONTINUE)
 		return status;
 
-	/* Extra threads would have no clients. */
-	if (opts->nthreads > opts->nclients)
+	/* Extra threads would have no clients (with -i, -j counts connections). */
+	if (!st->is_init_mode && opts->nthreads > opts->nclients)
 		opts->nthreads = opts->nclients;
 
 	/* -d/--dbname (17+) wins: a DBNAME argument is then one too many */
@@ -482,6 +503,7 @@ set_defaults(pgb_options *opts)
 	opts->log_prefix = DEFAULT_LOG_PREFIX;
 	opts->max_tries = 1;
 	opts->scripts = script_set_create();
+	opts->rendezvous_timeout = 60;
 }
 
 /*
@@ -597,4 +619,9 @@ options_free(pgb_options *opts)
 	opts->init_steps = NULL;
 	free(opts->dbname_storage);
 	opts->dbname_storage = NULL;
+	free(opts->rendezvous_storage);
+	opts->rendezvous_storage = NULL;
+	opts->rendezvous_name = NULL;
+	free(opts->merge_files);
+	opts->merge_files = NULL;
 }

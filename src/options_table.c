@@ -14,6 +14,7 @@
 
 #include "pgbench/diag.h"
 #include "pgbench/options_table.h"
+#include "pgbench/rendezvous.h"
 #include "pgbench/xalloc.h"
 
 /* ---- integers and the generic setters ------------------------------------ */
@@ -555,6 +556,29 @@ handle_report_html(opt_parse *st, const opt_def *def, const char *file)
 	return OPT_CONTINUE;
 }
 
+/* --rendezvous=NAME:N: a group name and its size (rendezvous.h). */
+static int
+handle_rendezvous(opt_parse *st, const opt_def *def, const char *value)
+{
+	const char *colon = strrchr(value, ':');
+	char	   *end;
+	long		size = colon != NULL ? strtol(colon + 1, &end, 10) : 0;
+
+	if (colon == NULL || colon == value || colon - value > RENDEZVOUS_MAX_NAME ||
+		colon[1] == '\0' || *end != '\0' || size < 1 || size > RENDEZVOUS_MAX_SIZE)
+	{
+		diag_error("invalid rendezvous: \"%s\"", value);
+		diag_detail("Expected NAME:N, a name of at most %d bytes and a number of instances from 1 to %d.",
+					RENDEZVOUS_MAX_NAME, RENDEZVOUS_MAX_SIZE);
+		return OPT_EXIT_FAIL;
+	}
+	free(st->opts->rendezvous_storage);
+	st->opts->rendezvous_storage = pgb_strndup(value, (size_t) (colon - value));
+	st->opts->rendezvous_name = st->opts->rendezvous_storage;
+	st->opts->rendezvous_size = (int) size;
+	return OPT_CONTINUE;
+}
+
 /* ---- the table --------------------------------------------------------------- */
 
 /* Row heads: kind, short letter, long name, argument, getopt rank, mode. */
@@ -647,7 +671,8 @@ const opt_def options_table[] = {
 		.help = "establish new connection for each transaction"},
 	{PG('D', "define", REQUIRED, 5, BENCH), .handler = handle_define,
 		.arg_help = "VARNAME=VALUE", .help = "define variable for use by custom script"},
-	{PG('j', "jobs", REQUIRED, 11, BENCH), INT(nthreads, 1, INT_MAX),
+	/* ANY: with -i, our extension loads with this many connections */
+	{PG('j', "jobs", REQUIRED, 11, ANY), INT(nthreads, 1, INT_MAX),
 		.arg_help = "NUM", .help = "number of threads (default: 1)"},
 	{PG('l', "log", NONE, 12, BENCH), BOOL(use_log),
 		.help = "write transaction times to log file"},
@@ -724,6 +749,12 @@ const opt_def options_table[] = {
 		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
 	{OURS("report-html", REQUIRED, BENCH), .handler = handle_report_html,
 		.arg_help = "FILE", .help = "also write the final report as an HTML page to FILE"},
+	{OURS("rendezvous", REQUIRED, BENCH), .handler = handle_rendezvous,
+		.arg_help = "NAME:N", .help = "start together with the other N-1 instances of group NAME"},
+	{OURS("rendezvous-timeout", REQUIRED, BENCH), INT(rendezvous_timeout, 1, 86400),
+		.arg_help = "SECONDS", .help = "give up the rendezvous after SECONDS (default: 60)"},
+	{OURS("merge-reports", NONE, ANY), BOOL(merge_reports),
+		.help = "merge the JSON reports given as arguments"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
 		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };

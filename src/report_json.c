@@ -121,6 +121,7 @@ put_commands(json_writer *jw, const report_figures *f, const figures_script *fs)
 		close_block(jw, '}');
 		put_int(jw, "failures", fc->failures);
 		put_int(jw, "retries", fc->retries);
+		report_json_hist(jw, fc->hist, fc->latency_sum_us, fc->latency_sum2_us);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
@@ -146,6 +147,7 @@ put_scripts(json_writer *jw, const report_figures *f)
 		put_num(jw, "tps", fs->tps);
 		put_latency(jw, f, &fs->latency);
 		put_commands(jw, f, fs);
+		report_json_hist(jw, fs->hist, fs->latency_sum_us, fs->latency_sum2_us);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
@@ -167,52 +169,93 @@ put_transactions(json_writer *jw, const report_figures *f)
 	close_block(jw, '}');
 }
 
+static const char *
+outcome_name(report_outcome outcome)
+{
+	static const char *const names[] = {
+		[REPORT_COMPLETED] = "completed",
+		[REPORT_ABORTED] = "aborted",
+		[REPORT_INTERRUPTED] = "interrupted",
+		[REPORT_FAILED_TO_START] = "failed-to-start",
+	};
+
+	return names[outcome];
+}
+
+/* The members that follow the settings: every figure of the run. */
+static void
+put_figures(json_writer *jw, const report_figures *f)
+{
+	put_bool(jw, "aborted", f->aborted);
+	report_json_aborts(jw, f);
+	put_num(jw, "duration_s", f->duration_s);
+	put_num(jw, "tps", f->tps);
+	if (f->connect_each)
+	{
+		put_null(jw, "initial_connection_ms");
+		put_num(jw, "average_connection_ms", f->average_connection_ms);
+	}
+	else
+	{
+		put_num(jw, "initial_connection_ms", f->initial_connection_ms);
+		put_null(jw, "average_connection_ms");
+	}
+	put_transactions(jw, f);
+
+	/* the text report's figure: measured, or derived from the run time */
+	put_num(jw, "latency_average_ms", f->latency_average_ms);
+	put_latency(jw, f, &f->latency);
+	if (f->throttled)
+	{
+		open_block(jw, "lag_ms", '{');
+		put_num(jw, "average", f->lag_average_ms);
+		put_num(jw, "max", f->lag_count > 0 ? f->lag_max_ms : NAN);
+		close_block(jw, '}');
+	}
+	else
+		put_null(jw, "lag_ms");
+
+	put_scripts(jw, f);
+}
+
 bool
-report_json_write(FILE *out, const report_figures *f)
+report_json_write_ending(FILE *out, const report_figures *f, const report_ending *end)
 {
 	json_writer jw;
+	const char *server = f != NULL ? f->server_version : end->server_version;
 
 	memset(&jw, 0, sizeof(jw));
 	jw.out = out;
 	open_block(&jw, NULL, '{');
 	put_int(&jw, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
-	put_str(&jw, "server_version", f->server_version);
-	report_json_meta(&jw, f);
-	put_settings(&jw, f);
-	put_bool(&jw, "aborted", f->aborted);
-	report_json_aborts(&jw, f);
-	put_num(&jw, "duration_s", f->duration_s);
-	put_num(&jw, "tps", f->tps);
-	if (f->connect_each)
-	{
-		put_null(&jw, "initial_connection_ms");
-		put_num(&jw, "average_connection_ms", f->average_connection_ms);
-	}
+	if (server != NULL)
+		put_str(&jw, "server_version", server);
 	else
+		put_null(&jw, "server_version");
+	put_str(&jw, "outcome", outcome_name(end->outcome));
+	if (end->outcome == REPORT_INTERRUPTED)
+		put_str(&jw, "signal", end->signal);
+	if (f != NULL)
 	{
-		put_num(&jw, "initial_connection_ms", f->initial_connection_ms);
-		put_null(&jw, "average_connection_ms");
+		report_json_meta(&jw, f);
+		put_settings(&jw, f);
+		put_figures(&jw, f);
+		report_json_series(&jw, f);
+		report_json_histogram(&jw, f);
+		report_json_fleet(&jw, f);
 	}
-	put_transactions(&jw, f);
-
-	/* the text report's figure: measured, or derived from the run time */
-	put_num(&jw, "latency_average_ms", f->latency_average_ms);
-	put_latency(&jw, f, &f->latency);
-	if (f->throttled)
-	{
-		open_block(&jw, "lag_ms", '{');
-		put_num(&jw, "average", f->lag_average_ms);
-		put_num(&jw, "max", f->lag_count > 0 ? f->lag_max_ms : NAN);
-		close_block(&jw, '}');
-	}
-	else
-		put_null(&jw, "lag_ms");
-
-	put_scripts(&jw, f);
-	report_json_series(&jw, f);
-	report_json_histogram(&jw, f);
 	close_block(&jw, '}');
 	fputc('\n', out);
 	return fflush(out) == 0 && !ferror(out);
+}
+
+bool
+report_json_write(FILE *out, const report_figures *f)
+{
+	report_ending end = {
+		.outcome = f->aborted ? REPORT_ABORTED : REPORT_COMPLETED,
+	};
+
+	return report_json_write_ending(out, f, &end);
 }

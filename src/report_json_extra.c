@@ -119,6 +119,34 @@ report_json_percentiles(json_writer *jw, const report_figures *f, const figures_
 	close_block(jw, '}');
 }
 
+/*
+ * A point's histogram and exact sums, so that the series of several
+ * reports merge exactly; null for an empty interval.
+ */
+static void
+put_point_hist(json_writer *jw, const series_point *sp)
+{
+	if (sp == NULL)
+	{
+		put_null(jw, "histogram");
+		return;
+	}
+	open_block(jw, "histogram", '{');
+	put_int(jw, "min_us", sp->latency_min);
+	put_int(jw, "max_us", sp->latency_max);
+	put_exact(jw, "latency_sum_us", sp->latency_sum);
+	put_exact(jw, "lag_sum_us", sp->lag_sum);
+	put_exact(jw, "lag_max_us", sp->lag_max);
+	open_block(jw, "buckets", '[');
+	for (int i = 0; i < sp->nbuckets; i++)
+	{
+		json_member(jw, NULL);
+		fprintf(jw->out, "[%d, %" PRId64 "]", sp->buckets[i].index, sp->buckets[i].count);
+	}
+	close_block(jw, ']');
+	close_block(jw, '}');
+}
+
 static void
 put_point(json_writer *jw, const figures_point *p, bool throttled)
 {
@@ -152,6 +180,7 @@ put_point(json_writer *jw, const figures_point *p, bool throttled)
 	}
 	else
 		put_null(jw, "lag_ms");
+	put_point_hist(jw, p->raw);
 	close_block(jw, '}');
 }
 
@@ -178,9 +207,13 @@ report_json_series(json_writer *jw, const report_figures *f)
 void
 report_json_histogram(json_writer *jw, const report_figures *f)
 {
-	const figures_extra *e = &f->extra;
-	const hist *h = e->latency_hist;
+	report_json_hist(jw, f->extra.latency_hist, f->extra.latency_sum_us,
+					 f->extra.latency_sum2_us);
+}
 
+void
+report_json_hist(json_writer *jw, const hist *h, double sum, double sum2)
+{
 	if (h == NULL)
 	{
 		put_null(jw, "latency_histogram");
@@ -195,8 +228,8 @@ report_json_histogram(json_writer *jw, const report_figures *f)
 	put_int(jw, "min_us", h->min);
 	put_int(jw, "max_us", h->max);
 	put_exact(jw, "sum_us", h->sum);
-	put_exact(jw, "latency_sum_us", e->latency_sum_us);
-	put_exact(jw, "latency_sum_squares_us", e->latency_sum2_us);
+	put_exact(jw, "latency_sum_us", sum);
+	put_exact(jw, "latency_sum_squares_us", sum2);
 	open_block(jw, "buckets", '[');
 	for (int i = 0; i < h->nbuckets; i++)
 	{
@@ -206,5 +239,44 @@ report_json_histogram(json_writer *jw, const report_figures *f)
 		fprintf(jw->out, "[%d, %" PRId64 "]", i, h->counts[i]);
 	}
 	close_block(jw, ']');
+	close_block(jw, '}');
+}
+
+/* --rendezvous: the group, this member, the agreed start, the clock. */
+static void
+put_rendezvous(json_writer *jw, const rendezvous_info *rv)
+{
+	if (rv == NULL)
+	{
+		put_null(jw, "rendezvous");
+		return;
+	}
+	open_block(jw, "rendezvous", '{');
+	put_str(jw, "group", rv->group);
+	put_int(jw, "size", rv->size);
+	put_int(jw, "member", rv->member);
+	put_int(jw, "start_server_epoch_us", rv->start_server_us);
+	put_int(jw, "clock_offset_us", rv->clock_offset_us);
+	put_int(jw, "clock_rtt_us", rv->clock_rtt_us);
+	close_block(jw, '}');
+}
+
+void
+report_json_fleet(json_writer *jw, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+
+	put_rendezvous(jw, e->rendezvous);
+	open_block(jw, "merge", '{');
+	put_int(jw, "instances", e->instances);
+	if (e->progress_s > 0)
+		put_int(jw, "progress_s", e->progress_s);
+	else
+		put_null(jw, "progress_s");
+	put_int(jw, "start_epoch_us", e->start_epoch_us);
+	put_int(jw, "conn_elapsed_us", e->conn_elapsed_us);
+	put_int(jw, "bench_duration_us", e->bench_duration_us);
+	put_int(jw, "conn_duration_us", e->conn_duration_us);
+	put_exact(jw, "lag_sum_us", e->lag_sum_us);
 	close_block(jw, '}');
 }

@@ -53,6 +53,16 @@ void		report_json_aborts(json_writer *jw, const report_figures *f);
 void		report_json_series(json_writer *jw, const report_figures *f);
 void		report_json_histogram(json_writer *jw, const report_figures *f);
 
+/*
+ * "latency_histogram": h (null when NULL) with the exact sum and sum of
+ * squares of the latencies it counts: the top level's, a script's, a
+ * command's.
+ */
+void		report_json_hist(json_writer *jw, const hist *h, double sum, double sum2);
+
+/* "rendezvous" and "merge": what merging reports needs (merge.h). */
+void		report_json_fleet(json_writer *jw, const report_figures *f);
+
 /* "percentiles": {"p50": ...} of fl at the report files' list. */
 void		report_json_percentiles(json_writer *jw, const report_figures *f,
 									const figures_latency *fl);

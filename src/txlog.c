@@ -368,6 +368,20 @@ txlog_add(txlog *tl, const txlog_txn *tx, pg_time_usec_t now, prng_state *sample
 }
 
 bool
+txlog_tick(txlog *tl, pg_time_usec_t now)
+{
+	bool		ok = true;
+
+	if (!tl->is_open)
+		return true;
+	if (tl->cfg.agg_interval > 0 && tl->agg_started)
+		ok = agg_advance(tl, now);
+	if (tl->len > 0 && !flush_buffer(tl))
+		ok = false;
+	return ok;
+}
+
+bool
 txlog_close(txlog *tl, pg_time_usec_t now, char *errbuf, size_t errlen)
 {
 	bool		ok;

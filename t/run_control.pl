@@ -1,6 +1,6 @@
 # run_control.pl — run control against a real cluster: -C reconnections,
 # -R throttling, -L with and without skipping, and -T ending a run on time
-# even in the middle of a \sleep or a rate wait.
+# even in the middle of a rate wait (a \sleep: run_deadline.pl).
 use strict;
 use warnings;
 
@@ -99,20 +99,11 @@ unlike($out, qr/skipped/, '-L alone: nothing skipped');
 # timed run: the bounds below stretch with it on a busy machine.
 sub overhead { my (@args) = @_; return overhead_of([ '-n', '-S', '-t', '1', @args ], env => \%env); }
 
-# A \sleep and a rate wait far longer than any bound: a run that waits for
-# them instead of the deadline cannot pass.
-write_file('nap.sql', "SELECT 1;\n\\sleep 60 s\nSELECT 2;\n");
-my $o1 = overhead('-c', '2');
-($rc, $out, $err, $elapsed) = timed([ '-n', '-f', 'nap.sql', '-T', '2', '-c', '2' ]);
-my $limit = late_bound(2, 2, $o1, overhead('-c', '2'));
-is($rc, 0, '-T during a \\sleep: exit code');
-ok($elapsed < $limit && $limit < 50,
-	sprintf('-T 2 during a 60 s \\sleep ends on time (%.2f s < %.2f s)', $elapsed, $limit));
-like($out, qr/^duration: 2 s$/m, '-T during a \\sleep: report');
-
-$o1 = overhead();
+# A rate wait far longer than any bound: a run that waits for it instead
+# of the deadline cannot pass.
+my $o1 = overhead();
 ($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-R', '0.01', '-T', '2' ]);
-$limit = late_bound(2, 2, $o1, overhead());
+my $limit = late_bound(2, 2, $o1, overhead());
 is($rc, 0, '-T during a rate wait: exit code');
 ok($elapsed < $limit && $limit < 50,
 	sprintf('-T 2 with one transaction every 100 s ends on time (%.2f s < %.2f s)', $elapsed, $limit));

@@ -14,6 +14,7 @@ BR_METRICS=(
 	"instr|instructions/tx (callgrind)|%.1f"
 	"syscalls|syscalls/tx (strace)|%.3f"
 	"syscalls_io|syscalls/tx excl. waits+errors|%.3f"
+	"init_s|init wall s (median)|%.2f"
 )
 
 # br_add WORKLOAD METRIC SIDE VALUE

@@ -11,10 +11,13 @@
 
 /*
  * Run the benchmark described by opts (validated by options_parse; its
- * scripts compiled).  Prints pgbench's banner, messages and report.
+ * scripts compiled).  Prints pgbench's banner, messages and report, and
+ * writes --report-json however the run ends.  SIGINT and SIGTERM are
+ * caught while it runs (interrupt.h): the first stops the run gracefully.
  * Returns the process exit code: 0 success, 1 an error before the run
  * (set-up connection, missing tables, a client that cannot connect, too
- * few file descriptors), 2 when a client aborted during the run.
+ * few file descriptors), 2 when a client aborted during the run or a log
+ * could not be written, 128 + the signal when one stopped the run.
  */
 int			bench_run(const pgb_options *opts);
 

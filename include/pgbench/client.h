@@ -58,8 +58,11 @@ typedef enum client_state
 	CSTATE_START_TX,
 
 	/*
-	 * A -C connection is being opened without blocking (PQconnectPoll).
-	 * Next: START_TX once up, ABORTED if it fails.
+	 * A -C connection is being opened without blocking (PQconnectPoll),
+	 * within its connect_timeout; first the client may queue for one of
+	 * its thread's few connect slots, and wait a little before trying
+	 * again when the server's listen queue was full.  Next: START_TX once
+	 * up, ABORTED if it fails, FINISHED when -T runs out meanwhile.
 	 */
 	CSTATE_CONNECTING,
 
@@ -84,7 +87,7 @@ typedef enum client_state
 	 */
 	CSTATE_WAIT_RESULT,
 
-	/* \sleep in progress.  Next: END_COMMAND, or FINISHED on -T. */
+	/* \sleep in progress, -T or not.  Next: END_COMMAND. */
 	CSTATE_SLEEP,
 
 	/*
@@ -136,6 +139,11 @@ typedef enum client_wait_kind
 	CWAIT_SOCKET,				/* its socket, in direction *event */
 	CWAIT_TIMER,				/* until *wake_at */
 	CWAIT_DONE,					/* finished or aborted: never again */
+	CWAIT_CONNECT,				/* a -C connection: its socket in direction
+								 * *event, or (fd -1) a connect slot of its
+								 * thread (client_connect_admissible); due
+								 * too at *wake_at if > 0 (connect_timeout)
+								 * and when -T is over */
 } client_wait_kind;
 
 /*
@@ -156,6 +164,9 @@ typedef struct client_env
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
 	bool		straight_on;	/* client_may_go_straight_on(cfg), set once */
 	tx_sink		sink;			/* the thread's stats, log, progress */
+	int			connects_in_flight; /* -C attempts under way (client.c) */
+	uint32_t	connect_queue_tail; /* -C: ticket of the next client to queue */
+	uint32_t	connect_queue_head; /* -C: ticket admitted next */
 	client_failure failure;		/* why the client just advanced aborted */
 } client_env;
 
@@ -169,6 +180,13 @@ typedef struct client
 	PGconn	   *conn;			/* NULL between -C transactions and at the end */
 	PostgresPollingStatusType connect_poll; /* while connecting */
 	pg_time_usec_t connect_start;	/* when the pending connect began */
+	pg_time_usec_t connect_deadline;	/* its connect_timeout; 0: none */
+	pg_time_usec_t connect_retry_at;	/* listen queue full: try again
+										 * then (c->conn holds the failed
+										 * try); 0: not waiting */
+	pg_time_usec_t connect_backoff; /* the last such wait */
+	uint32_t	connect_ticket; /* -C: place in the thread's slot queue */
+	bool		connect_queued; /* -C: waiting for a connect slot */
 
 	int			script;			/* index of the running script */
 	int			command;		/* index of the current command in it */
@@ -216,17 +234,31 @@ void		client_init(client *c, int id, const run_config *cfg);
 void		client_free(client *c);
 
 /*
- * Start a non-blocking connection (c->conn, c->connect_poll).  false:
- * libpq refused at once; its message is in errbuf.
+ * Start a non-blocking connection at time now (c->conn, c->connect_poll),
+ * with the deadline of its connect_timeout.  false: libpq refused at once;
+ * its message is in errbuf.  A full listen queue is no refusal: the client
+ * tries again a little later (c->connect_retry_at).
  */
-bool		client_connect_start(client *c, const run_config *cfg,
+bool		client_connect_start(client *c, const run_config *cfg, pg_time_usec_t now,
 								 char *errbuf, size_t errlen);
 
 /*
- * Move a pending connection on after its socket was ready.  Returns 1 when
- * it is up, 0 while it needs more waiting, -1 on failure (message in errbuf).
+ * Move a pending connection on: at its retry time, when its socket is
+ * ready (ready), or at its deadline.  Returns 1 when it is up, 0 while it
+ * needs more waiting, -1 on failure, the timeout included (message in
+ * errbuf, in libpq's words; the connection is closed).
  */
-int			client_connect_continue(client *c, char *errbuf, size_t errlen);
+int			client_connect_continue(client *c, const run_config *cfg, pg_time_usec_t now,
+									bool ready, char *errbuf, size_t errlen);
+
+/*
+ * When a pending connection wants to be looked at again regardless of its
+ * socket: its retry time, else its deadline; 0 for never.
+ */
+pg_time_usec_t client_connect_wake(const client *c);
+
+/* -C: whether a client queued for a connect slot may take one now. */
+bool		client_connect_admissible(const client *c, const client_env *env);
 
 /*
  * What the client waits for; fills *fd and *event for CWAIT_SOCKET and

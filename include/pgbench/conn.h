@@ -47,4 +47,36 @@ PGconn	   *conn_open(const conn_params *params, char *errbuf, size_t errlen);
 /* Copy PQerrorMessage(conn) to buf without its trailing newline. */
 void		conn_error_text(const PGconn *conn, char *buf, size_t len);
 
+/*
+ * ---- non-blocking connections: what libpq leaves to its caller ----
+ *
+ * libpq enforces connect_timeout only in its blocking connect; a caller of
+ * PQconnectPoll must keep the deadline itself (libpq's documentation says
+ * so).  These helpers let the run engine behave as the blocking connect
+ * does, with libpq's own words.  They are stateless and thread-safe.
+ */
+
+/*
+ * The connect_timeout in force for conn, from wherever libpq took it (the
+ * conninfo string or URI, PGCONNECT_TIMEOUT, a service file), as libpq
+ * reads it: 0 (none) when unset, zero or negative, at least 2 s otherwise.
+ * In microseconds.  Reads PQconninfo, so once per attempt, not per poll.
+ */
+pg_time_usec_t conn_timeout_usec(PGconn *conn);
+
+/*
+ * The message of an attempt that ran out of time, as libpq's blocking
+ * connect words it: what PQerrorMessage holds so far (the attempt's
+ * "connection to server ... failed: " and any earlier host's error)
+ * followed by "timeout expired".
+ */
+void		conn_timeout_text(const PGconn *conn, char *buf, size_t len);
+
+/*
+ * Whether a failed attempt found the server's listen queue full: connect()
+ * on a Unix socket then fails with EAGAIN at once, which libpq reports as
+ * a failure although the server is fine and only busy accepting.
+ */
+bool		conn_failed_busy(const PGconn *conn);
+
 #endif

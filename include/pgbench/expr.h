@@ -8,6 +8,11 @@
  *
  * Trees are built once while scripts are compiled, then only read: they are
  * shared by all threads without locks.
+ *
+ * No walk over a tree recurses: a 100,000-term sum is as deep as it is
+ * long.  Each node is threaded in postorder (first, next) and knows its
+ * parent, so evaluation and freeing are loops, and the most values an
+ * evaluation holds at once (pending) is known when the node is built.
  */
 #ifndef PGBENCH_EXPR_H
 #define PGBENCH_EXPR_H
@@ -46,11 +51,29 @@ typedef enum expr_func
 	PGBF_SQRT,
 } expr_func;
 
+/* pgbench evaluates at most this many arguments of one call, then fails. */
+#define EXPR_MAX_ARGS 16
+
+/*
+ * The most values one evaluation may hold at once (an operand waiting for
+ * the other side, like the 1s of 1+(1+(1+...)), or earlier arguments of a
+ * call); a tree needing more is refused by expr_parse.  It is as deep as
+ * bison lets pgbench's grammar nest (its stack stops at 10,000 entries),
+ * and the evaluator holds them on its stack: 16 bytes each.
+ */
+#define EXPR_MAX_PENDING 10000
+
 typedef struct expr_node expr_node;
 
 struct expr_node
 {
 	expr_node_kind kind;
+	int			argno;			/* index among the parent's arguments */
+	int			pending;		/* most values its evaluation holds at once */
+	const expr_node *parent;	/* NULL at the root */
+	expr_node  *first;			/* first node of this subtree in postorder */
+	expr_node  *next;			/* postorder successor (the parent's next
+								 * argument's first node, or the parent) */
 	union
 	{
 		pgb_value	constant;
@@ -128,11 +151,18 @@ typedef struct expr_error
  *   CASE always carries its ELSE as last argument (NULL when omitted);
  *   hash*(x) and permute(i, n) get :default_seed as last argument.
  * - "mod(a, b)" builds PGBF_MOD, like a % b; PGBF_MOD_FUNC is never built.
+ * - Nesting: bison's "memory exhausted" past 10,000 parser states, as in
+ *   pgbench; a tree whose evaluation would hold more than EXPR_MAX_PENDING
+ *   values gets "expression too deeply nested" (pgbench has no limit and
+ *   may crash).  Long left-leaning chains (1+1+...+1) have no limit.
  */
 expr_node  *expr_parse(const char *line, size_t start,
 					   struct var_symtab *symtab, expr_error *err);
 
-/* Free a tree from expr_parse, its constants and arguments.  NULL-safe. */
+/*
+ * Free a tree from expr_parse, its constants and arguments (or any subtree
+ * built by the grammar's constructors).  NULL-safe; iterative.
+ */
 void		expr_free(expr_node *node);
 
 #endif

@@ -22,6 +22,7 @@
 #define PGBENCH_FIGURES_H
 
 #include "pgbench/histogram.h"
+#include "pgbench/rendezvous.h"
 #include "pgbench/runconf.h"
 #include "pgbench/series.h"
 #include "pgbench/stats.h"
@@ -62,6 +63,11 @@ typedef struct report_input
 	bool		aborted;		/* some client did not finish (exit code 2) */
 	pg_time_usec_t start_time;	/* the run's start (pgb_time_now clock); 0: unknown */
 	const report_target *target;	/* NULL: unknown */
+	const rendezvous_info *rendezvous;	/* --rendezvous; NULL: none */
+	int			instances;		/* reports merged into this one (merge.h);
+								 * 0 or 1: a run of its own */
+	bool		start_is_epoch; /* start_time is epoch us, not pgb_time_now's
+								 * clock (a merged report) */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -112,6 +118,9 @@ typedef struct figures_command
 	int64_t		retries;		/* retries started from an error here */
 	figures_latency percentiles;	/* report files: its histogram's percentiles
 									 * (has_percentiles, report_ms) */
+	const hist *hist;			/* report files: that histogram; NULL if none */
+	double		latency_sum_us; /* exact sums of its latencies */
+	double		latency_sum2_us;
 } figures_command;
 
 /* One point of the report files' series: an interval of the run. */
@@ -129,6 +138,8 @@ typedef struct figures_point
 	double		latency_max_ms; /* exact; NaN when none */
 	double		lag_avg_ms;		/* -R; NaN otherwise or when none */
 	double		lag_max_ms;
+	const series_point *raw;	/* what it was computed from, for a merge;
+								 * NULL for an empty interval */
 } figures_point;
 
 /* The report files' extras (figures_report.c): metadata, series, aborts. */
@@ -152,6 +163,15 @@ typedef struct figures_extra
 	const hist *latency_hist;	/* all successful latencies; NULL if none kept */
 	double		latency_sum_us; /* exact sums of the latencies (not whole us) */
 	double		latency_sum2_us;
+	/* what a merge of reports needs besides (the "merge" member) */
+	const rendezvous_info *rendezvous;	/* NULL: none */
+	int			instances;		/* 1, or the number of reports merged */
+	int			progress_s;		/* -P; 0: none */
+	int64_t		start_epoch_us; /* the run's start; 0: unknown */
+	pg_time_usec_t conn_elapsed_us; /* start to the first thread's start */
+	pg_time_usec_t bench_duration_us;	/* benchmarking time */
+	pg_time_usec_t conn_duration_us;	/* summed connection times (-C) */
+	double		lag_sum_us;		/* -R: exact lag sum */
 } figures_extra;
 
 /* One script: its share of the run, and its figures. */
@@ -167,6 +187,10 @@ typedef struct figures_script
 	double		tps;			/* its successes per second */
 	figures_latency latency;	/* percentiles from its own histogram, or the
 								 * run's when it is the only script */
+	const hist *hist;			/* its own histogram (several scripts); NULL
+								 * when none or a single script */
+	double		latency_sum_us; /* exact sums of its latencies */
+	double		latency_sum2_us;
 	int			ncommands;
 	figures_command *commands;	/* -r only; NULL otherwise */
 } figures_script;

@@ -38,7 +38,7 @@ int64_t		icopy_rows_per_scale(icopy_table table);
 
 /*
  * Called after each batch with the number of rows formatted so far.  Batches
- * end on every multiple of `progress_every` rows, and are always a multiple
+ * end on every multiple of `progress_every` rows (counted from first_row), and are always a multiple
  * of 100 rows, so the caller sees the same row counts pgbench reports.
  */
 typedef void (*icopy_progress_fn) (void *arg, int64_t rows_done);
@@ -48,6 +48,8 @@ typedef struct icopy_request
 	PGconn	   *conn;
 	icopy_table table;
 	int			scale;
+	int64_t		first_row;		/* 0: the whole table; else rows first_row.. */
+	int64_t		nrows;			/* with first_row: how many */
 	bool		freeze;			/* add "with (freeze on)" */
 	int64_t		progress_every; /* 0: batches end wherever they fill up */
 	icopy_progress_fn progress; /* may be NULL */

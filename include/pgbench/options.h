@@ -21,6 +21,7 @@ typedef enum run_action
 	ACTION_RUN,					/* benchmark */
 	ACTION_INIT,				/* -i / -I */
 	ACTION_EXIT_OK,				/* --help, -V, -b list, --show-script done: exit 0 */
+	ACTION_MERGE,				/* --merge-reports FILE...: no server (merge.h) */
 } run_action;
 
 typedef struct pgb_options
@@ -85,6 +86,13 @@ typedef struct pgb_options
 	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending as given, 0..100 */
 	const char *report_json;	/* --report-json=FILE; NULL = none */
 	const char *report_html;	/* --report-html=FILE; NULL = none */
+	const char *rendezvous_name;	/* --rendezvous=NAME:N; NULL = none */
+	int			rendezvous_size;	/* N */
+	int			rendezvous_timeout; /* --rendezvous-timeout, s (default 60) */
+	bool		merge_reports;	/* --merge-reports: the arguments are reports */
+	int			nmerge_files;	/* their number */
+	char	  **merge_files;	/* into argv, not owned */
+	char	   *rendezvous_storage; /* owned copy behind rendezvous_name */
 
 	/* the command line as given, for the report files (not owned) */
 	int			argc;

@@ -23,12 +23,38 @@ void		report_print(FILE *out, const report_figures *f);
 
 /* The "schema_version" of the JSON document (doc/report-json.md). */
 #define REPORT_JSON_SCHEMA_VERSION 2
+/* How a run ended: --report-json's "outcome" (doc/report-json.md). */
+typedef enum report_outcome
+{
+	REPORT_COMPLETED,			/* every client finished its run */
+	REPORT_ABORTED,				/* a client aborted (--exit-on-abort or not) */
+	REPORT_INTERRUPTED,			/* SIGINT or SIGTERM stopped the run */
+	REPORT_FAILED_TO_START,		/* no benchmarking happened: set-up failed */
+} report_outcome;
+
+/* The ending of a run, beside (or instead of) its figures. */
+typedef struct report_ending
+{
+	report_outcome outcome;
+	const char *signal;			/* REPORT_INTERRUPTED: "SIGINT" or "SIGTERM" */
+	const char *server_version; /* without figures: the server's, or NULL
+								 * when no connection was made */
+} report_ending;
 
 /*
- * Write the whole report as one JSON document (doc/report-json.md) to out.
- * Returns false when a write to out failed (ferror).
+ * Write the whole report as one JSON document (doc/report-json.md) to out,
+ * its outcome "completed" or (f->aborted) "aborted".  Returns false when a
+ * write to out failed (ferror).
  */
 bool		report_json_write(FILE *out, const report_figures *f);
+
+/*
+ * The same with the ending given: f may be NULL when nothing ran (failed
+ * to start, or interrupted before the start), and the document then holds
+ * only the versions, the outcome and the signal.
+ */
+bool		report_json_write_ending(FILE *out, const report_figures *f,
+									 const report_ending *end);
 
 /*
  * Format v with fmt (one floating conversion, e.g. "%.3f") into buf as

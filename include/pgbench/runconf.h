@@ -72,6 +72,9 @@ typedef struct run_config
 	const char *report_html;	/* --report-html=FILE; NULL: none */
 	pg_time_usec_t series_interval; /* a report file: its series' interval in
 									 * us (-P, or 1 s); 0: no report file */
+	const char *rendezvous_name;	/* --rendezvous group; NULL: none */
+	int			rendezvous_size;	/* its number of instances */
+	int			rendezvous_timeout; /* s */
 	int			argc;			/* the command line, for the report files */
 	char	  **argv;
 	uint64_t	random_seed;	/* :random_seed, for the report files */

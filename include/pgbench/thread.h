@@ -39,11 +39,13 @@ typedef struct run_shared
 {
 	pthread_barrier_t barrier;	/* READY and GO */
 	atomic_bool setup_failed;	/* a thread could not connect a client */
-	atomic_bool stop;			/* --exit-on-abort fired: every thread stops */
+	atomic_bool stop;			/* --exit-on-abort fired, or a signal came
+								 * (interrupt.h): every thread stops */
+	atomic_bool abort_stop;		/* the stop came from --exit-on-abort */
 	int			stop_fd;		/* eventfd made readable with stop; -1 if unused */
+	pg_time_usec_t origin;		/* the run's start, as -P counts from it; the
+								 * logs flush on its whole seconds */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none; set before threads start */
-	pg_time_usec_t start_time;	/* the run's start (-P and the report series
-								 * count from it); set before threads start */
 
 	/*
 	 * The launch gate every worker passes before READY, opened once every
@@ -55,6 +57,8 @@ typedef struct run_shared
 	int			launch;			/* under launch_lock: 0 wait, 1 go, -1 the run is off */
 
 	progress_gate *gate;		/* -P: each worker leaves it when done; else NULL */
+	struct rendezvous *rendezvous;	/* --rendezvous: every worker passes it
+									 * after GO; else NULL */
 } run_shared;
 
 /* The loop's view of one client, refreshed only after the client ran. */
@@ -91,6 +95,7 @@ typedef struct worker
 	stats_run	stats;			/* this thread's counts; merged after join */
 	progress_slot progress;		/* -P: totals published for the timer */
 	txlog		log;			/* -l: opened by the orchestrator, closed here */
+	pg_time_usec_t log_flush_at;	/* the log's next flush; INT64_MAX: no log */
 	char		log_error[TXLOG_PATH_MAX + 128];	/* a log write error; "" if none */
 
 	waitset    *ws;				/* sized for its clients plus the stop fd */
@@ -108,8 +113,9 @@ void		worker_cleanup(worker *w);
 
 /*
  * The thread body: barriers, connections, then the event loop until every
- * client is finished or aborted; then the log is closed (a write error
- * kept in log_error) and the progress gate left.  arg is a worker.
+ * client is finished or aborted, or the run stops; after a signal the
+ * statements in flight are cancelled; then the log is closed (a write
+ * error kept in log_error) and the progress gate left.  arg is a worker.
  * On a failed initial connection it prints pgbench's messages (once per
  * run) and sets shared->setup_failed.
  */

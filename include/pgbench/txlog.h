@@ -1,7 +1,10 @@
 /*
  * txlog.h — the -l transaction logs: one file per worker thread, written
  * in exactly the formats of pgbench 15/16, through a large per-thread
- * buffer so the hot path never waits on the disk.
+ * buffer so the hot path never waits on the disk.  The buffer is written
+ * out when full and by txlog_tick, which the thread calls once a second:
+ * unlike pgbench's stdio buffer, the file follows the run (tail -f) and a
+ * killed process loses at most the last second.
  *
  * File name: "<prefix>.<pid>" for thread 0, "<prefix>.<pid>.<tid>" for the
  * others; prefix "pgbench_log" unless --log-prefix.  Like pgbench, a name
@@ -45,8 +48,8 @@
  *   e.g. "1795322826 52 26321 44502005 96 3691 12361 16974239 69 3479 5 39 76 18 24"
  *
  * An interval is written when the first transaction after its end is
- * logged (so idle intervals in the middle of a run appear as lines of
- * zeros) and at txlog_close.  Unlike pgbench, which drops it, close also
+ * logged or at the first txlog_tick after its end (so idle intervals in
+ * the middle of a run appear as lines of zeros) and at txlog_close.  Unlike pgbench, which drops it, close also
  * writes the last, partial interval when it counted anything.
  *
  * --sampling-rate=R: for every transaction one prng_double() is drawn from
@@ -161,6 +164,14 @@ void		txlog_begin(txlog *tl, pg_time_usec_t bench_start);
  */
 bool		txlog_add(txlog *tl, const txlog_txn *tx, pg_time_usec_t now,
 					  prng_state *sample_rs);
+
+/*
+ * The periodic flush, at time now (epoch us): in aggregate mode first
+ * write every interval that ended at or before now, then write out what
+ * the buffer holds (no syscall when it is empty).  Returns false only
+ * from the call that hit a write error.  No-op on a log that is not open.
+ */
+bool		txlog_tick(txlog *tl, pg_time_usec_t now);
 
 /*
  * Finish the log on any exit path (normal end or aborted run): in

@@ -1,5 +1,5 @@
 # PgbSchema.pm — a small JSON Schema checker for the tests of the report
-# files: the subset doc/report-json.schema.json uses (type, const,
+# files: the subset doc/report-json.schema.json uses (type, const, enum,
 # required, properties, additionalProperties, items, propertyNames with a
 # pattern, $ref to #/$defs/NAME).  check_schema returns the list of
 # violations, each "PATH: what", empty when the document conforms.
@@ -49,6 +49,8 @@ sub _check
 	}
 	push @$errors, "$path: not the constant $s->{const}"
 	  if exists $s->{const} && (!defined $v || $v ne $s->{const});
+	push @$errors, "$path: not one of " . join(', ', @{ $s->{enum} })
+	  if $s->{enum} && (!defined $v || !grep { $_ eq $v } @{ $s->{enum} });
 	if ($type eq 'object')
 	{
 		my $props = $s->{properties} || {};

@@ -190,8 +190,11 @@ sub _bindir
 sub _as_user
 {
 	my ($self, @cmd) = @_;
-	return @cmd unless $self->{run_as};
-	return ('runuser', '-u', $self->{run_as}, '--', @cmd);
+	@cmd = ('runuser', '-u', $self->{run_as}, '--', @cmd) if $self->{run_as};
+	# netns => NAME: the server runs in that network namespace (its Unix
+	# socket stays reachable from everywhere)
+	@cmd = ('ip', 'netns', 'exec', $self->{netns}, @cmd) if $self->{netns};
+	return @cmd;
 }
 
 sub _sys
@@ -243,11 +246,12 @@ sub _template
 	return $dir;
 }
 
-# start_cluster(max_connections => N, settings => "extra conf lines")
+# start_cluster(max_connections => N, settings => "extra conf lines",
+#   hba => "pg_hba lines", netns => "network namespace to run the server in")
 sub new
 {
 	my ($class, %o) = @_;
-	my $self = bless { bindir => _bindir() }, $class;
+	my $self = bless { bindir => _bindir(), netns => $o{netns} }, $class;
 	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
 	chmod 0755, $base;
 	$self->{base} = $base;
@@ -296,6 +300,16 @@ sub new
 	open my $fh, '>>', $confpath or die "cannot append to $confpath: $!";
 	print $fh $conf;
 	close $fh;
+	# hba => "host all all 10.77.0.0/16 trust\n": lines added to pg_hba.conf
+	# (with settings => "listen_addresses = '...'\n" a test reaches the
+	# server over TCP, e.g. from network namespaces)
+	if ($o{hba})
+	{
+		my $hbapath = "$self->{data}/pg_hba.conf";
+		open my $hh, '>>', $hbapath or die "cannot append to $hbapath: $!";
+		print $hh $o{hba};
+		close $hh;
+	}
 
 	$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-l',
 		"$base/server.log", '-w', '-t', '120', 'start');

@@ -522,10 +522,94 @@ test_coercions(void)
 	tap_is_str(ctx.error, "cannot coerce double to boolean", "its message");
 }
 
+/* text: n times unit, then middle, then n times suffix.  Caller frees. */
+static char *
+repeat_text(const char *unit, int n, const char *middle, const char *suffix)
+{
+	size_t		len = (strlen(unit) + strlen(suffix)) * (size_t) n + strlen(middle) + 1;
+	char	   *s = malloc(len);
+	char	   *p = s;
+
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "%s", unit);
+	p += sprintf(p, "%s", middle);
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "%s", suffix);
+	return s;
+}
+
+/*
+ * Trees far deeper than any stack could recurse through: the evaluator
+ * walks them with a loop (pgbench 15 crashes on the 100,000-term ones).
+ */
+static void
+test_deep(void)
+{
+	static const struct
+	{
+		const char *unit;
+		int			n;
+		const char *middle;
+		const char *suffix;
+		const char *expected;
+	}			rows[] = {
+		{"1+", 100000, "1", "", "int 100001"},
+		{":i+", 100000, ":i", "", "int 500005"},
+		{"1-", 100000, "1", "", "int -99999"},
+		{"true and ", 100000, "true", "", "boolean true"},
+		{"false or ", 100000, "null", "", "null"},
+		{"-", 9990, "7", "", "int 7"},
+		{"1+(", 3000, "1", ")", "int 3001"},
+		{"abs(", 3000, "-2", ")", "int 2"},
+		{"case when false then 0 else ", 3000, "5", " end", "int 5"},
+		{"greatest(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,", 666, "2", ")", "int 2"},
+		/* the 17th argument is never evaluated: no division by zero */
+		{"greatest(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,", 1, "1/0", ")",
+		"ERR:too many function arguments, maximum is 16"},
+		{"9223372036854775807+", 10000, "0", "+1", "ERR:bigint add out of range"},
+	};
+	eval_fixture fx;
+
+	fixture_init(&fx);
+	for (size_t i = 0; i < PGB_LENGTHOF(rows); i++)
+	{
+		char	   *text = repeat_text(rows[i].unit, rows[i].n, rows[i].middle, rows[i].suffix);
+		char		buf[256];
+
+		eval_text(&fx, text, buf, sizeof(buf));
+		tap_is_str(buf, rows[i].expected, rows[i].unit);
+		free(text);
+	}
+	fixture_free(&fx);
+}
+
+/* A subtree evaluates on its own: the walk stops at the node it was given. */
+static void
+test_subtree(void)
+{
+	eval_fixture fx;
+	expr_error	err;
+	expr_node  *tree;
+	pgb_value	v;
+
+	fixture_init(&fx);
+	tree = expr_parse("(1 + 2) * (case when :i = 5 then 10 else 20 end)", 0, fx.symtab, &err);
+	var_store_grow(&fx.vars);
+	tap_ok(expr_evaluate(&fx.ctx, tree->u.function.args[1], &v) && v.u.ival == 10,
+		   "the CASE argument alone");
+	tap_ok(expr_evaluate(&fx.ctx, tree->u.function.args[0], &v) && v.u.ival == 3,
+		   "the sum argument alone");
+	tap_ok(expr_evaluate(&fx.ctx, tree, &v) && v.u.ival == 30, "the whole tree");
+	expr_free(tree);
+	fixture_free(&fx);
+}
+
 int
 main(void)
 {
 	test_table();
+	test_deep();
+	test_subtree();
 	test_debug();
 	test_empty_variable();
 	test_random_ranges();

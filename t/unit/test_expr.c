@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pgbench/expr.h"
@@ -432,10 +433,114 @@ test_function_table(void)
 	tap_is_str(expr_func_name(PGBF_RANDOM_ZIPFIAN), "random_zipfian", "function name");
 }
 
+/*
+ * "\\set x " followed by prefix, n times unit, the middle, n times
+ * suffix: the deep expressions of the limit tests.  Caller frees.
+ */
+static char *
+repeat_expr(const char *unit, int n, const char *middle, const char *suffix)
+{
+	size_t		len = 8 + (strlen(unit) + strlen(suffix)) * (size_t) n + strlen(middle) + 2;
+	char	   *s = malloc(len);
+	char	   *p = s;
+
+	p += sprintf(p, "\\set x ");
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "%s", unit);
+	p += sprintf(p, "%s", middle);
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "%s", suffix);
+	strcpy(p, "\n");
+	return s;
+}
+
+/* Parse; the root's pending count, or -1 with the error in msg. */
+static int
+pending_of(var_symtab *symtab, const char *line, char *msg, size_t len)
+{
+	expr_error	err;
+	expr_node  *node = expr_parse(line, 7, symtab, &err);
+	int			pending;
+
+	if (node == NULL)
+	{
+		snprintf(msg, len, "%s (%s) at %d", err.message, err.detail, err.column);
+		return -1;
+	}
+	pending = node->pending;
+	expr_free(node);
+	return pending;
+}
+
+/*
+ * What an evaluation holds at once, counted when the tree is built, and
+ * the limit on it; deep trees parse and free without recursion.
+ */
+static void
+test_depth(var_symtab *symtab)
+{
+	static const struct
+	{
+		const char *text;
+		int			pending;
+	}			rows[] = {
+		{"\\set x 1", 1},
+		{"\\set x 1 + 2 + 3 + 4", 2},
+		{"\\set x 1 + (2 + (3 + 4))", 4},
+		{"\\set x greatest(1, 2, 3)", 3},
+		{"\\set x -(-(-1))", 4},
+		{"\\set x pi()", 1},
+		/* AND, OR and CASE consume each value before the next */
+		{"\\set x true and (1 = (2 + 3))", 3},
+		{"\\set x case when 1 = 1 then 1 + (2 + 3) else 0 end", 3},
+		/* only 16 arguments are ever evaluated */
+		{"\\set x greatest(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1, 1 + (1 + (1 + 1)))", 16},
+	};
+	char		msg[256] = "";
+	char	   *line;
+	expr_error	err;
+	expr_node  *node;
+
+	for (size_t i = 0; i < PGB_LENGTHOF(rows); i++)
+		tap_is_int(pending_of(symtab, rows[i].text, msg, sizeof(msg)), rows[i].pending,
+				   rows[i].text);
+
+	node = expr_parse("\\set x 1 + 2", 7, symtab, &err);
+	tap_ok(node->first == node->u.function.args[0] &&
+		   node->u.function.args[0]->next == node->u.function.args[1] &&
+		   node->u.function.args[1]->next == node &&
+		   node->u.function.args[1]->parent == node && node->u.function.args[1]->argno == 1,
+		   "1 + 2 is threaded in postorder");
+	expr_free(node);
+
+	line = repeat_expr("1+", 100000, "1", "");
+	tap_is_int(pending_of(symtab, line, msg, sizeof(msg)), 2, "a 100,001-term sum parses, holds 2");
+	free(line);
+	line = repeat_expr("-", 9990, "1", "");
+	tap_is_int(pending_of(symtab, line, msg, sizeof(msg)), 9991, "9,990 negations hold 9,991");
+	free(line);
+	/* 15 waiting arguments a level: 666 levels hold 9,991, 667 too many */
+	line = repeat_expr("greatest(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,", 666, "1", ")");
+	tap_is_int(pending_of(symtab, line, msg, sizeof(msg)), 9991, "666 nested greatest() hold 9,991");
+	free(line);
+	line = repeat_expr("greatest(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,", 667, "1", ")");
+	tap_is_int(pending_of(symtab, line, msg, sizeof(msg)), -1, "667 nested greatest() are refused");
+	tap_is_str(msg, "expression too deeply nested (more than 10000 values pending) at 26688",
+			   "the message, the caret on the ending newline");
+	free(line);
+	/* bison's own limit, as pgbench's */
+	line = repeat_expr("(", 20000, "1", ")");
+	tap_is_int(pending_of(symtab, line, msg, sizeof(msg)), -1, "20,000 parentheses are refused");
+	tap_ok(strncmp(msg, "memory exhausted () at ", 23) == 0, "with bison's message: %s", msg);
+	free(line);
+}
+
 int
 main(void)
 {
 	var_symtab *symtab = var_symtab_create();
+
+	test_depth(symtab);
 
 	test_trees(symtab);
 	test_errors(symtab);

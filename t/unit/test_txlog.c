@@ -423,6 +423,61 @@ test_aggregate_alignment(void)
 	free(got);
 }
 
+/* ---- the once-a-second flush ---------------------------------------------- */
+
+static void
+test_tick(void)
+{
+	char		prefix[300];
+	char		path[400];
+	char		err[512];
+	txlog_config cfg = {NULL, PID, 0, 0, false, false, false, false, false};
+	txlog		tl;
+	txlog_txn	tx = {3, 1, 0, OK, 42, 0, 1};
+	char	   *got;
+
+	log_path(prefix, sizeof(prefix), "tick");
+	snprintf(path, sizeof(path), "%s.%d", prefix, PID);
+	cfg.prefix = prefix;
+	txlog_open(&tl, &cfg, 0, err, sizeof(err));
+	txlog_add(&tl, &tx, INT64_C(1795322835618323), NULL);
+	got = slurp(path);
+	tap_is_str(got, "", "tick: a line stays in the buffer until a tick");
+	free(got);
+	tap_ok(txlog_tick(&tl, INT64_C(1795322836000000)), "tick: succeeds");
+	got = slurp(path);
+	tap_is_str(got, "3 1 42 0 1795322835 618323\n", "tick: the line is in the file, before close");
+	free(got);
+	tap_ok(txlog_tick(&tl, INT64_C(1795322837000000)), "tick: with nothing buffered, succeeds");
+	txlog_close(&tl, INT64_C(1795322837000000), err, sizeof(err));
+	got = slurp(path);
+	tap_is_str(got, "3 1 42 0 1795322835 618323\n", "tick: the line is written once");
+	free(got);
+
+	/* aggregates: an interval reaches the file at the first tick after its end */
+	cfg.agg_interval = 1;
+	txlog_open(&tl, &cfg, 0, err, sizeof(err));
+	txlog_begin(&tl, INT64_C(1795322835000000));
+	txlog_add(&tl, &tx, INT64_C(1795322835618323), NULL);
+	txlog_tick(&tl, INT64_C(1795322835900000));
+	got = slurp(path);
+	tap_is_str(got, "", "tick: an open interval is not written");
+	free(got);
+	txlog_tick(&tl, INT64_C(1795322837000000));
+	got = slurp(path);
+	tap_is_str(got,
+			   "1795322835 1 42 1764 42 42 0 0 0 0 0 0 0 0 0\n"
+			   "1795322836 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+			   "tick: the ended intervals are written, an idle one as zeros");
+	free(got);
+	txlog_close(&tl, INT64_C(1795322837500000), err, sizeof(err));
+	got = slurp(path);
+	tap_ok(strlen(got) > 0 && strchr(got, '\n') != NULL && strstr(got, "1795322837") == NULL,
+		   "tick: close adds no empty last interval");
+	free(got);
+	unlink(path);
+}
+
 /* ---- buffering and errors ----------------------------------------------- */
 
 static void
@@ -537,6 +592,7 @@ main(void)
 	test_sampling();
 	test_aggregate();
 	test_aggregate_alignment();
+	test_tick();
 	test_big_log();
 	test_write_error();
 	if (getenv("TXLOG_KEEP") == NULL)

@@ -1,0 +1,116 @@
+/*
+ * fuzz_script.c — libFuzzer target for the script compiler and the
+ * expression evaluator.  The input is a pgbench script, compiled exactly
+ * as a -f file is (script_compile, then the extended-mode parameter check
+ * and, on failure, the error report).  Every \set, \if and \elif
+ * expression of a compiled script is then evaluated in command order
+ * against one fresh variable store holding pgbench's automatic variables,
+ * each \set storing its result as a client would, so that later
+ * expressions meet typed values.  Evaluation errors are ordinary results
+ * here; only a sanitizer report or a crash is a finding.  No server is
+ * involved: SQL commands are compiled but never sent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "pgbench/diag.h"
+#include "pgbench/eval.h"
+#include "pgbench/script.h"
+
+/* pgbench's automatic variables, with the values a client would see. */
+static const char *const automatic[][2] = {
+	{"scale", "1"},
+	{"client_id", "0"},
+	{"default_seed", "12345"},
+	{"random_seed", "12345"},
+};
+
+/*
+ * Evaluate the expressions of one script with fresh variables; a failed
+ * \set leaves its variable as it was (a client would abort instead).
+ */
+static void
+evaluate_script(const script_set *set, int index)
+{
+	const script *s = &set->scripts[index];
+	var_store	vars;
+	prng_state	rs;
+	eval_context ctx;
+
+	for (size_t i = 0; i < sizeof(automatic) / sizeof(automatic[0]); i++)
+		var_symtab_intern(set->symtab, automatic[i][0], strlen(automatic[i][0]));
+	var_store_init(&vars, set->symtab);
+	for (size_t i = 0; i < sizeof(automatic) / sizeof(automatic[0]); i++)
+		var_set_string(&vars,
+					   var_symtab_find(set->symtab, automatic[i][0], strlen(automatic[i][0])),
+					   automatic[i][1], strlen(automatic[i][1]));
+	prng_seed(&rs, 12345);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.vars = &vars;
+	ctx.rs = &rs;
+	ctx.script_index = index;
+	ctx.debug_out = stderr;
+
+	for (int i = 0; i < s->ncommands; i++)
+	{
+		const command *cmd = s->commands[i];
+		pgb_value	v;
+
+		if (cmd->expr == NULL)
+			continue;
+		ctx.command_number = i + 1;
+		ctx.error[0] = '\0';
+		if (!expr_evaluate(&ctx, cmd->expr, &v))
+			continue;
+		if (cmd->meta == META_SET)
+		{
+			var_set_value(&vars, cmd->var_slot, v);
+			(void) var_get_string(&vars, cmd->var_slot);
+		}
+		else
+			(void) value_truth(&v);
+	}
+	var_store_free(&vars);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_quiet();
+	diag_init("pgbench");
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char	   *text = malloc(size + 1);
+	script_set *set = script_set_create();
+	script_error err;
+
+	if (text == NULL)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	memset(&err, 0, sizeof(err));
+	if (script_compile(set, "fuzz.sql", text, 1, &err))
+	{
+		/* the check -M extended / prepared make; a failure is reported */
+		if (!script_set_check_params(set, &err))
+		{
+			script_error_report(&err);
+			script_error_clear(&err);
+		}
+		evaluate_script(set, 0);
+	}
+	else
+	{
+		script_error_report(&err);
+		script_error_clear(&err);
+	}
+	script_set_free(set);
+	free(text);
+	return 0;
+}

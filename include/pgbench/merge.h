@@ -1,0 +1,30 @@
+/*
+ * merge.h — pgbench --merge-reports FILE...: the JSON reports of several
+ * instances (doc/fleet.md) added up into the report one process running
+ * all their clients would have printed, with no server.
+ *
+ * Counts, clients and threads are summed; latency averages and standard
+ * deviations come from the exact sums, percentiles from the merged
+ * histograms (doc/report-json.md), the series point by point.  The time
+ * window goes from the earliest start to the latest end, in the server's
+ * clock when every report comes from the same --rendezvous (their
+ * intervals then line up), else with each report's series counted from
+ * its own start (a warning says so).  Reports of different workloads or
+ * modes are refused, naming the first difference.
+ */
+#ifndef PGBENCH_MERGE_H
+#define PGBENCH_MERGE_H
+
+#include "pgbench/common.h"
+
+/*
+ * Read the nfiles reports, print the merged text report on stdout and,
+ * when json_path / html_path are not NULL, write the merged JSON / HTML
+ * reports there.  Prints pgbench-style messages; returns the exit code:
+ * 0, or 1 when a file cannot be read, is not a report of this pgbench,
+ * or differs in workload from the first.
+ */
+int			merge_run(int nfiles, char *const *files, const char *json_path,
+					  const char *html_path);
+
+#endif

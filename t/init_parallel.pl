@@ -1,0 +1,207 @@
+# init_parallel.pl — parallel initialization, -i -j N (our extension).
+#
+# Each case runs ours with -j 1 (today's sequential initialization, whose
+# likeness to pgbench t/init.pl checks) on database "seq" and with -j N on
+# "par", then compares what a user can see: the messages and progress lines
+# (timings masked), the catalogs (relations, columns, constraints, indexes
+# and which parent index each partition's index is attached to), every
+# table's rows (count and digest), and how frozen each table is: tuples with
+# the frozen bits, pages all-visible and all-frozen in the visibility map,
+# pg_class.relallvisible.  Pages that concurrent loading left empty (new,
+# never initialized) are counted apart: vacuum leaves them out of the map.
+# -j 1 must send the same statements as no -j.
+#
+# synchronous_commit is on here: with it off, whether vacuum may mark a page
+# all-visible depends on the WAL writer having flushed the commit (a hint
+# bit rule), which would make the visibility map differ between two runs of
+# the same binary.
+use strict;
+use warnings;
+
+use PgbTest;
+use Test::More;
+
+my $node = start_cluster(settings => "autovacuum = off\nsynchronous_commit = on\n"
+	  . "log_statement = 'all'\nlog_line_prefix = '%d|'\n");
+my %env = %{ $node->env };
+for my $db (qw(seq par))
+{
+	$node->psql("create database $db");
+	$node->psql('create extension pageinspect', dbname => $db);
+	$node->psql('create extension pg_visibility', dbname => $db);
+}
+
+sub mask
+{
+	my ($s) = @_;
+	$s =~ s/\d+\.\d\d s\b/X s/g;
+	return $s;
+}
+
+my $schema_sql = <<'SQL';
+select string_agg(line, E'\n' order by line) from (
+  select format('rel %s kind=%s persistence=%s options=%s partkey=%s bound=%s',
+           c.relname, c.relkind, c.relpersistence, c.reloptions,
+           coalesce(pg_get_partkeydef(c.oid), '-'),
+           coalesce(pg_get_expr(c.relpartbound, c.oid), '-')) as line
+    from pg_class c
+   where c.relname like 'pgbench%' and c.relnamespace = 'public'::regnamespace
+  union all
+  select format('col %s.%s %s %s notnull=%s', c.relname, a.attnum, a.attname,
+           format_type(a.atttypid, a.atttypmod), a.attnotnull)
+    from pg_attribute a join pg_class c on c.oid = a.attrelid
+   where c.relname like 'pgbench%' and c.relkind in ('r', 'p')
+     and a.attnum > 0 and not a.attisdropped
+  union all
+  select format('con %s %s %s parent=%s', conrelid::regclass, conname, pg_get_constraintdef(oid),
+           (select p.conname from pg_constraint p where p.oid = c.conparentid))
+    from pg_constraint c where conrelid::regclass::text like 'pgbench%'
+  union all
+  select format('idx %s valid=%s parent=%s', pg_get_indexdef(indexrelid), indisvalid,
+           (select inhparent::regclass from pg_inherits where inhrelid = indexrelid))
+    from pg_index where indrelid::regclass::text like 'pgbench%'
+) s
+SQL
+
+# Per ordinary table: rows, digest, frozen tuples, pages all-visible and
+# all-frozen (plus new pages, which vacuum leaves out), relallvisible
+# against the non-new pages, and the row estimate.
+sub state_of
+{
+	my ($db) = @_;
+	my @parts = ($node->psql($schema_sql, dbname => $db) // '');
+	my $leaves = $node->psql(
+		"select string_agg(relname, ' ' order by relname) from pg_class "
+		  . "where relname like 'pgbench%' and relkind = 'r' "
+		  . "and relnamespace = 'public'::regnamespace", dbname => $db);
+	for my $t (split / /, $leaves // '')
+	{
+		push @parts, "$t " . $node->psql(<<"SQL", dbname => $db);
+with pages as (select p::int as p, (page_header(get_raw_page('$t', p::int))).upper = 0 as new
+                 from generate_series(0, pg_relation_size('$t') / 8192 - 1) p),
+     tuples as (select count(*) filter (where t_infomask & 768 = 768) as frozen, count(*) as n
+                  from pages, heap_page_items(get_raw_page('$t', p)) where not new),
+     vm as (select count(*) filter (where v.all_visible) as vis, count(*) filter (where v.all_frozen) as froz
+              from pages join pg_visibility_map('$t') v on v.blkno = pages.p where not new)
+select (select count(*) || ' rows, digest ' || coalesce(md5(string_agg(t::text, ',' order by t::text)), '-')
+          from $t t)
+    || ', frozen tuples ' || frozen || '/' || n
+    || ', used pages all-visible: ' || case vis when used then 'all' when 0 then 'none' else 'some' end
+    || ', all-frozen: ' || case froz when used then 'all' when 0 then 'none' else 'some' end
+    || ', relallvisible covers them: ' || (relallvisible = used)::text
+    || ', reltuples ' || reltuples
+  from tuples, vm, (select count(*) filter (where not new) as used from pages) u, pg_class
+ where relname = '$t'
+SQL
+	}
+	return join("\n", @parts);
+}
+
+sub log_size { return -s "$node->{base}/server.log"; }
+
+# The statements database $db received since the log had $from bytes.
+sub statements_since
+{
+	my ($from, $db) = @_;
+	my $log = slurp("$node->{base}/server.log");
+	my @lines = grep { /^\Q$db\E\|/ } split /\n/, substr($log, $from);
+	s/^\Q$db\E\|// for @lines;
+	return join("\n", @lines);
+}
+
+# Runs ours with -j 1 and with -j $jobs; compares all.
+sub case
+{
+	my ($name, $jobs, $args, %o) = @_;
+	my ($rc_s, $out_s, $err_s) = pgbench([ '-j', '1', @$args, 'seq' ], env => \%env);
+	my ($rc_p, $out_p, $err_p) = pgbench([ '-j', $jobs, @$args, 'par' ], env => \%env);
+	is($rc_s, 0, "$name -j 1: exit 0");
+	is($rc_p, 0, "$name -j $jobs: exit 0");
+	is($out_p, $out_s, "$name -j $jobs: stdout like -j 1");
+	is(mask($err_p), mask($err_s), "$name -j $jobs: messages and progress lines like -j 1")
+	  or diag("-j $jobs:\n$err_p\n-j 1:\n$err_s");
+	my ($par, $seq) = (state_of('par'), state_of('seq'));
+	if ($o{accounts_stats})
+	{
+		# the VACUUM (FREEZE) that stands for COPY FREEZE also sets the statistics
+		like($par, qr/^pgbench_accounts .*relallvisible covers them: true, reltuples [1-9]/m,
+			"$name -j $jobs: pgbench_accounts has its statistics");
+		s/^(pgbench_accounts .*relallvisible covers them:) \w+, reltuples \S+$/$1 X/m for $par, $seq;
+	}
+	is($par, $seq, "$name -j $jobs: database like -j 1");
+	return mask($err_p);
+}
+
+# ---- -j 1 is today's initialization: the same statements ------------------------
+
+{
+	my $from = log_size();
+	my @args = ('-i', '-s', '2', '--partitions', '2');
+	my ($rc_s) = pgbench([ @args, 'seq' ], env => \%env);
+	my ($rc_p) = pgbench([ '-j', '1', @args, 'par' ], env => \%env);
+	ok(poll_until(sub { statements_since($from, 'par') =~ /primary key/ }), '-j 1: statements logged');
+	sleep 1;
+	is(statements_since($from, 'par'), statements_since($from, 'seq'), '-j 1: the same SQL as without -j');
+	is(state_of('par'), state_of('seq'), '-j 1: the same database');
+}
+
+# ---- g and G, plain and partitioned, -j 2 and 3 -------------------------------------
+
+# the progress lines are pgbench's, one per 100000 rows of the whole table
+my $err = case('g', 2, [ '-i', '-s', '2' ]);
+is(join("\n", grep { /tuples/ } split /\n/, $err),
+	"100000 of 200000 tuples (50%) done (elapsed X s, remaining X s)\n"
+	  . "200000 of 200000 tuples (100%) done (elapsed X s, remaining X s)",
+	'g -j 2: one progress line per 100000 rows of the whole table');
+case('g', 3, [ '-i', '-s', '3' ]);
+case('G', 2, [ '-i', '-I', 'dtGvp', '-s', '2' ]);
+case('g, 3 range partitions', 3, [ '-i', '-s', '2', '--partitions', '3', '--partition-method=range' ]);
+case('g, 3 hash partitions', 2, [ '-i', '-s', '2', '--partitions', '3', '--partition-method=hash' ]);
+case('G, 3 hash partitions, foreign keys', 3,
+	[ '-i', '-I', 'dtGvpf', '-s', '2', '--partitions', '3', '--partition-method=hash' ]);
+# no step v: step g freezes by itself; -q: the last line only
+$err = case('g without v, quiet', 5, [ '-i', '-I', 'dtg', '-q', '-s', '2' ], accounts_stats => 1);
+like($err, qr/^200000 of 200000 tuples \(100%\) done/m, 'quiet -j 5: the last line');
+
+# 17 on names the table in the line
+{
+	my ($rc, $out, $e) = pgbench([ '--compat=19', '-j', '2', '-i', '-s', '2', '-I', 'dtg', 'par' ], env => \%env);
+	is($rc, 0, 'compat 19 -j 2: exit 0');
+	is(join("\n", grep { /tuples/ } split /\n/, mask($e)),
+		"100000 of 200000 tuples (50%) of pgbench_accounts done (elapsed X s, remaining X s)\n"
+		  . "200000 of 200000 tuples (100%) of pgbench_accounts done (elapsed X s, remaining X s)",
+		'compat 19 -j 2: the lines name the table');
+}
+
+# ---- maintenance_work_mem of the key build, and how to turn it off ----------------
+
+{
+	my $from = log_size();
+	my ($rc) = pgbench([ '-j', '2', '-i', '-s', '1', 'par' ], env => \%env);
+	is($rc, 0, 'key build: exit 0');
+	sleep 1;
+	my ($setup) = statements_since($from, 'par') =~ /statement: (select pg_catalog\.set_config\('maintenance_work_mem'.*)/;
+	like($setup // '', qr/set_config\('maintenance_work_mem', '512MB', false\)/,
+		'-j 2: each connection of step p asks for 512MB of maintenance_work_mem');
+	# the same statement in a session where the user set the value: no change
+	is($node->psql($setup // 'select 1', dbname => 'par'), '512MB', 'taken when nothing else set it');
+	local $ENV{PGOPTIONS} = '-c maintenance_work_mem=70MB';
+	is($node->psql("$setup; show maintenance_work_mem", dbname => 'par'), '70MB',
+		'PGOPTIONS turns it off');
+}
+
+# ---- failures: one message, pgbench's wording ---------------------------------------
+
+{
+	$node->psql('drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers',
+		dbname => $_) for qw(seq par);
+	my ($rc_s, undef, $err_s) = pgbench([ '-i', '-I', 'v', 'seq' ], env => \%env);
+	my ($rc_p, undef, $err_p) = pgbench([ '-j', '3', '-i', '-I', 'v', 'par' ], env => \%env);
+	is($rc_p, 1, 'v without tables -j 3: exit 1');
+	is(scalar(() = $err_p =~ /query failed/g), 1, 'v without tables -j 3: one failure reported');
+	like($err_p, qr/^pgbench: error: query failed: ERROR:  relation "pgbench_\w+" does not exist\npgbench: detail: Query was: vacuum analyze pgbench_\w+$/m,
+		'v without tables -j 3: pgbench\'s two lines');
+}
+
+$node->stop;
+done_testing();
