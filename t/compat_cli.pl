@@ -107,6 +107,10 @@ Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
   --report-html=FILE       also write the final report as an HTML page to FILE
+  --rendezvous=NAME:N      start together with the other N-1 instances of group NAME
+  --rendezvous-timeout=SECONDS
+                           give up the rendezvous after SECONDS (default: 60)
+  --merge-reports          merge the JSON reports given as arguments
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 
 HELP
