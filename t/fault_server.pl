@@ -48,7 +48,11 @@ sub run_during
 # Every line of an aborted run's stderr: a client's abort (with its
 # libpq continuation lines), then the closing line.
 sub mask { my ($s) = @_; $s =~ s/\d+/N/g; return $s; }
-my $abort_line = qr/pgbench: error: client N script N aborted in command N query N: (?:FATAL:  terminating connection due to administrator command|server closed the connection unexpectedly|[^\n]*connection[^\n]*)\n(?:\t[^\n]*\n|[^p][^\n]*\n)*/;
+# The terminated backend is met either by the query in flight (its error
+# result) or, when the client was between commands, by the next send, as
+# pgbench words it (libpq prints the server's FATAL notice, which may come
+# before another client's line).
+my $abort_line = qr/(?:FATAL:  [^\n]*\n)*(?:pgbench: error: client N script N aborted in command N query N: (?:FATAL:  terminating connection due to administrator command|server closed the connection unexpectedly|[^\n]*connection[^\n]*)\n(?:\t[^\n]*\n|[^p][^\n]*\n)*|pgbench: error: client N aborted in command N \(SQL\) of script N; perhaps the backend died while processing\n)/;
 
 my $pgbench_busy = "select count(*) >= 2 from pg_stat_activity where application_name = 'pgbench' and state = 'active'";
 my $terminate = "select count(pg_terminate_backend(pid)) from pg_stat_activity "
@@ -81,7 +85,8 @@ for my $m (@MODES)
 		$seen{$who} = mask($err);
 	}
 	is($seen{ours}, $seen{'pgbench 15'}, "terminate ($mode): the same messages as pgbench 15")
-	  if $system && $seen{ours} =~ /administrator command/ && $seen{'pgbench 15'} =~ /administrator command/;
+	  if $system && $seen{ours} =~ /\Apgbench: error: client N script N aborted in command N query N: FATAL:  terminating /
+	  && $seen{'pgbench 15'} =~ /\Apgbench: error: client N script N aborted in command N query N: FATAL:  terminating /;
 }
 
 # --exit-on-abort: the first abort ends the run, no report
