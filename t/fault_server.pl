@@ -26,6 +26,8 @@ chdir $dir or die "cannot chdir to $dir: $!";
 write_file('slow.sql', "SELECT pg_sleep(0.02);\n");
 write_file('pipe.sql', "\\startpipeline\nSELECT pg_sleep(0.02);\nSELECT 1;\n\\endpipeline\n");
 
+my $no_backend = "select count(*) = 0 from pg_stat_activity where application_name = 'pgbench'";
+
 sub pg_ctl { my (@args) = @_; return $node->_sys("$node->{bindir}/pg_ctl", '-D', $node->{data}, @args); }
 
 # Start $path with $args, wait until $ready (a query) returns true, run
@@ -36,6 +38,9 @@ sub run_during
 	my ($path, $args, $ready, $action) = @_;
 	my ($o, $e) = ('', '');
 	local %ENV = (%ENV, %env);
+	# the backends of the run before may still be exiting: the fault must
+	# hit this run's
+	poll_until(sub { $node->psql($no_backend, allow_fail => 1) }, 60);
 	my $h = IPC::Run::start([ $path, @$args ], '<', \undef, '>', \$o, '2>', \$e,
 		IPC::Run::timeout(120));
 	my $seen = poll_until(sub { $node->psql($ready, allow_fail => 1) }, 60);
@@ -56,7 +61,7 @@ my $abort_line = qr/(?:FATAL:  [^\n]*\n)*(?:pgbench: error: client N script N ab
 
 my $pgbench_busy = "select count(*) >= 2 from pg_stat_activity where application_name = 'pgbench' and state = 'active'";
 my $terminate = "select count(pg_terminate_backend(pid)) from pg_stat_activity "
-  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench')";
+  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench' and state = 'active')";
 
 # ---- a backend terminated ---------------------------------------------------
 

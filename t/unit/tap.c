@@ -15,11 +15,19 @@ static int	tap_failed;
 static bool
 tap_vok(bool ok, const char *fmt, va_list ap)
 {
+	char		name[1024];
+
 	tap_count++;
 	if (!ok)
 		tap_failed++;
+	/* a name is one TAP line: a newline in it is shown as \n */
+	vsnprintf(name, sizeof(name), fmt, ap);
 	printf("%sok %d - ", ok ? "" : "not ", tap_count);
-	vprintf(fmt, ap);
+	for (const char *c = name; *c; c++)
+		if (*c == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*c);
 	putchar('\n');
 	fflush(stdout);
 	return ok;
