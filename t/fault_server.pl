@@ -40,10 +40,11 @@ sub run_during
 	local %ENV = (%ENV, %env);
 	# the backends of the run before may still be exiting: the fault must
 	# hit this run's
-	poll_until(sub { $node->psql($no_backend, allow_fail => 1) }, 60);
+	poll_until(sub { $node->psql($no_backend, allow_fail => 1) eq 't' }, 60);
 	my $h = IPC::Run::start([ $path, @$args ], '<', \undef, '>', \$o, '2>', \$e,
 		IPC::Run::timeout(120));
-	my $seen = poll_until(sub { $node->psql($ready, allow_fail => 1) }, 60);
+	# psql prints a boolean as t or f (and f is true in Perl)
+	my $seen = poll_until(sub { $node->psql($ready, allow_fail => 1) eq 't' }, 60);
 	my $did = $seen ? $action->() : undef;
 	my $ended = eval { $h->finish; 1 };
 	$h->kill_kill unless $ended;
