@@ -317,7 +317,10 @@ write_json(const char *path, const report_figures *f)
 	return ok;
 }
 
-/* Print and write the merged report; the exit code. */
+/*
+ * Print and write the merged report; the exit code: 1 when a file cannot
+ * be written, else 2 when any instance aborted, else 0.
+ */
 static int
 report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 	   const char *html_path)
@@ -361,8 +364,13 @@ report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 			!report_html_finish(&html, html_path, &figures))
 			rc = 1;
 		figures_free(&figures);
+		/* as a run with an aborted client: the line, and pgbench's status 2 */
 		if (in.aborted)
+		{
 			diag_error("Run was aborted; the above results are incomplete.");
+			if (rc == 0)
+				rc = 2;
+		}
 	}
 	if (html != NULL)
 		fclose(html);

@@ -115,6 +115,23 @@ like($out, qr/^number of clients: 4\nnumber of threads: 2\n.*^number of transact
 like($err, qr/^pgbench: warning: the reports did not start together/m,
 	'merge without --rendezvous: a warning says how the series were aligned');
 
+# an instance whose client aborted (the same script: -D decides whether it
+# divides by zero): the merged run is an aborted one
+PgbTest::write_file('div.sql', "SELECT abalance / :d FROM pgbench_accounts WHERE aid = 1;\n");
+($rc, $out, $err) = PgbTest::pgbench([ '-n', '-c', '1', '-t', '20', '-f', 'div.sql', '-D', 'd=0',
+		'--report-json=a1.json' ], env => \%env);
+is($rc, 2, 'an aborted instance: exit code 2');
+($rc, $out, $err) = PgbTest::pgbench([ '-n', '-c', '2', '-t', '20', '-f', 'div.sql', '-D', 'd=1',
+		'--report-json=g1.json' ], env => \%env);
+is($rc, 0, 'its fellow instance: exit code 0');
+($rc, $out, $err) = PgbTest::pgbench([ '--merge-reports', 'g1.json', 'a1.json' ]);
+is($rc, 2, 'merge with an aborted instance: exit code 2, as the aborted run');
+like($out, qr/^number of transactions actually processed: 40\/60$/m,
+	'merge with an aborted instance: what was processed of what was asked');
+like($err, qr/^pgbench: error: Run was aborted; the above results are incomplete\.$/m,
+	'merge with an aborted instance: the closing line');
+is(slurp_json('a1.json')->{aborted}, JSON::PP::true, 'the aborted instance\'s JSON says so');
+
 # ---- the fleet ----------------------------------------------------------------------
 
 SKIP:
