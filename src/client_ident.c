@@ -248,7 +248,6 @@ client_state
 client_ident_send(client *c, client_env *env, const command *cmd, bool in_pipeline)
 {
 	const sql_command *sql = &cmd->sql;
-	const char *params[PGB_MAX_ARGS];
 	size_t		len;
 	int			sent = 0;
 	ident_entry *e;
@@ -260,14 +259,8 @@ client_ident_send(client *c, client_env *env, const command *cmd, bool in_pipeli
 	switch (env->cfg->query_mode)
 	{
 		case QUERY_SIMPLE:
-			client_trace(env, "client %d sending %s", c->id, c->sql_buf);
-			sent = PQsendQuery(c->conn, c->sql_buf);
-			break;
 		case QUERY_EXTENDED:
-			client_fill_params(c, sql, params);
-			client_trace(env, "client %d sending %s", c->id, c->sql_buf);
-			sent = PQsendQueryParams(c->conn, c->sql_buf, sql->nparams,
-									 NULL, params, NULL, NULL, 0);
+			sent = client_send_text(c, env, sql, c->sql_buf);
 			break;
 		case QUERY_PREPARED:
 			{

@@ -79,6 +79,8 @@ void		client_end_command(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_start_command(client *c, client_env *env, pg_time_usec_t *now);
 bool		client_send_prepared(client *c, const client_env *env, const command *cmd);
 client_state client_send_failed(const client *c, client_env *env, const command *cmd);
+int			client_send_text(client *c, const client_env *env, const sql_command *sql,
+							 const char *text);
 
 /* The values of an SQL command's $1..$n, NULL for an unset variable. */
 static inline void

@@ -75,6 +75,22 @@ client_send_prepared(client *c, const client_env *env, const command *cmd)
 							   NULL, NULL, 0) != 0;
 }
 
+/*
+ * Send text in the simple or extended mode (the prepared mode is each
+ * caller's own): PQsendQuery's or PQsendQueryParams' answer.
+ */
+int
+client_send_text(client *c, const client_env *env, const sql_command *sql, const char *text)
+{
+	const char *params[PGB_MAX_ARGS];
+
+	client_trace(env, "client %d sending %s", c->id, text);
+	if (env->cfg->query_mode == QUERY_SIMPLE)
+		return PQsendQuery(c->conn, text);
+	client_fill_params(c, sql, params);
+	return PQsendQueryParams(c->conn, text, sql->nparams, NULL, params, NULL, NULL, 0);
+}
+
 client_state
 client_send_failed(const client *c, client_env *env, const command *cmd)
 {
@@ -114,7 +130,6 @@ send_sql(client *c, client_env *env, const command *cmd)
 {
 	bool		in_pipeline = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
 	const sql_command *sql = &cmd->sql;
-	const char *params[PGB_MAX_ARGS];
 	int			sent = 0;
 
 	if (in_pipeline && cmd->meta == META_GSET)
@@ -130,14 +145,10 @@ send_sql(client *c, client_env *env, const command *cmd)
 		case QUERY_SIMPLE:
 			if (!build_simple_sql(c, sql))
 				return client_abort_command(c, env, "SQL", "out of memory");
-			client_trace(env, "client %d sending %s", c->id, c->sql_buf);
-			sent = PQsendQuery(c->conn, c->sql_buf);
+			sent = client_send_text(c, env, sql, c->sql_buf);
 			break;
 		case QUERY_EXTENDED:
-			client_fill_params(c, sql, params);
-			client_trace(env, "client %d sending %s", c->id, sql->param_text);
-			sent = PQsendQueryParams(c->conn, sql->param_text, sql->nparams,
-									 NULL, params, NULL, NULL, 0);
+			sent = client_send_text(c, env, sql, sql->param_text);
 			break;
 		case QUERY_PREPARED:
 			return send_sql_prepared(c, env, cmd, in_pipeline);
