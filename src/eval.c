@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pgbench/eval.h"
@@ -804,12 +805,18 @@ eval_run(eval_context *ctx, const expr_node *root, pgb_value *stack, pgb_value *
 /* Everyday expressions hold a few values; only deep ones pay for more. */
 #define EVAL_SMALL_STACK 32
 
+/* A deep expression's values live on the heap, as many as it needs. */
 static __attribute__((noinline)) bool
 eval_run_deep(eval_context *ctx, const expr_node *root, pgb_value *out)
 {
-	pgb_value	stack[EXPR_MAX_PENDING];
+	pgb_value  *stack = malloc((size_t) root->pending * sizeof(pgb_value));
+	bool		ok;
 
-	return eval_run(ctx, root, stack, out);
+	if (stack == NULL)
+		return eval_fail(ctx, "out of memory");
+	ok = eval_run(ctx, root, stack, out);
+	free(stack);
+	return ok;
 }
 
 bool

@@ -57,11 +57,13 @@ typedef enum expr_func
 /*
  * The most values one evaluation may hold at once (an operand waiting for
  * the other side, like the 1s of 1+(1+(1+...)), or earlier arguments of a
- * call); a tree needing more is refused by expr_parse.  It is as deep as
- * bison lets pgbench's grammar nest (its stack stops at 10,000 entries),
- * and the evaluator holds them on its stack: 16 bytes each.
+ * call); a tree needing more is refused by expr_parse.  Bison lets
+ * pgbench's grammar nest fewer than 10,000 levels (its stack stops at
+ * 10,000 entries) and a function takes at most 16 arguments, so no
+ * expression pgbench evaluates needs more; the evaluator holds the values
+ * of a deep one on the heap, 16 bytes each.
  */
-#define EXPR_MAX_PENDING 10000
+#define EXPR_MAX_PENDING 160000
 
 typedef struct expr_node expr_node;
 
