@@ -43,6 +43,9 @@ my $ser = write_file("$dir/ser.sql",
 	  . "update ser set v = v + 1 where id = :id;\n"
 	  . "end;\n");
 my $bad = write_file("$dir/bad.sql", "select 1/0;\n");
+# select 1 after a nap of 2 ms: for runs of a duration where the report's
+# lines, not the speed, are compared
+my $nap = write_file("$dir/nap.sql", "\\sleep 2 ms\nselect 1;\n");
 my $half = write_file("$dir/half.sql",
 	"\\if :client_id = 0\nselect 1/0;\n\\else\nselect 1;\n\\endif\n");
 
@@ -144,7 +147,7 @@ sub no_failure_suffix { return $_[0] =~ s/ \(including failures\)$//mr; }
 # those of '-T -j 2' and '--max-tries=0 -r' (which needs -T).
 my @VARIANTS = (
 	[ '-t', [ '-f', $one, '-t', '20', '-c', '2' ], 1 ],
-	[ '-T -j 2', [ '-f', $one, '-T', '1', '-c', '2', '-j', '2' ], 0 ],
+	[ '-T -j 2', [ '-f', $nap, '-T', '1', '-c', '2', '-j', '2' ], 0 ],
 	[ 'builtin -r', [ '-b', 'simple-update', '-t', '10', '-r' ], 1 ],
 	[ '-R', [ '-f', $one, '-T', '1', '-R', '200' ], 0 ],
 	[ '-R -L', [ '-f', $one, '-T', '1', '-R', '2000', '-L', '1' ], 0 ],
@@ -247,7 +250,6 @@ for my $name ('--failures-detailed --max-tries=2 -r', $multi, 'every client abor
 
 # (a script that naps 2 ms a transaction: the same fields as a run at
 # full speed, without two seconds of busy client and server)
-my $nap = write_file("$dir/nap.sql", "\\sleep 2 ms\nselect 1;\n");
 for my $p ([ '-f', $nap, '-T', '2', '-P', '1', '-c', '2' ],
 	[ '-f', $ser, '-T', '2', '-P', '1', '-c', '2', '--max-tries=2', '-R', '300', '-L', '20' ],
 	[ '-f', $nap, '-T', '2', '-P', '1', '--progress-timestamp' ])
