@@ -41,6 +41,9 @@ my $ser = write_file("$dir/ser.sql",
 	  . "update ser set v = v + 1 where id = :id;\n"
 	  . "end;\n");
 my $bad = write_file("$dir/bad.sql", "select 1/0;\n");
+# select 1 after a nap of 2 ms: a run of a duration without a busy client
+# and server all along
+my $nap = write_file("$dir/nap.sql", "\\sleep 2 ms\nselect 1;\n");
 my $half = write_file("$dir/half.sql",
 	"\\if :client_id = 0\nselect 1/0;\n\\else\nselect 1;\n\\endif\n");
 
@@ -150,8 +153,8 @@ my $TPCB = [ '<builtin: TPC-B (sort of)>', 1, \@tpcb_lines ];
 my @VARIANTS = (
 	[ '-t', [ '-f', $one, '-t', '20', '-c', '2' ],
 		{ scripts => [ \@one ], c => 2, j => 1, t => 20 } ],
-	[ '-T -j 2', [ '-f', $one, '-T', '1', '-c', '2', '-j', '2' ],
-		{ scripts => [ \@one ], c => 2, j => 2, T => 1 } ],
+	[ '-T -j 2', [ '-f', $nap, '-T', '1', '-c', '2', '-j', '2' ],
+		{ scripts => [ [ $nap, 1, [ '\sleep 2 ms', 'select 1;' ] ] ], c => 2, j => 2, T => 1 } ],
 	[ 'builtin tpcb-like -r', [ '-t', '10', '-r' ],
 		{ scripts => [$TPCB], c => 1, j => 1, t => 10, r => 1 } ],
 	[ '-R', [ '-f', $one, '-T', '1', '-R', '200' ],
