@@ -425,7 +425,11 @@ sub query
 	($s->{out}, $s->{err}) = ('', '');
 	$s->{in} .= "$sql\n;\n\\echo $mark\n\\warn $mark\n";
 	$s->{timer}->start(300);
-	$s->{h}->pump until $s->{out} =~ /^\Q$mark\E\n\z/m && $s->{err} =~ /^\Q$mark\E\n\z/m;
+	until ($s->{out} =~ /^\Q$mark\E\n\z/m && $s->{err} =~ /^\Q$mark\E\n\z/m)
+	{
+		die "psql session of $db ended: $sql\n$s->{err}" unless $s->{h}->pumpable;
+		$s->{h}->pump;
+	}
 	my ($out, $err) = ($s->{out}, $s->{err});
 	$out =~ s/^\Q$mark\E\n\z//m;
 	$err =~ s/^\Q$mark\E\n\z//m;
