@@ -9,6 +9,9 @@ use File::Temp qw(tempdir);
 use Test::More;
 use PgbTest;
 
+# hundreds of short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $ours = our_pgbench_path();
 my $system = system_pgbench_path();
 

@@ -14,12 +14,15 @@ use warnings;
 use PgbTest;
 use Test::More;
 
+# many short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $ref19 = $ENV{PGBENCH19} || '/work/shared/oracle/pgbench-19beta1/bin/pgbench';
 $ref19 = undef unless -x $ref19;
 
 my $node = start_cluster(settings => "log_statement = 'all'\nlog_line_prefix = '%d|'\n");
 my %env = %{ $node->env };
-$node->psql("create database $_") for qw(ours theirs);
+$node->query("create database $_") for qw(ours theirs);
 
 sub mask
 {
@@ -30,7 +33,7 @@ sub mask
 	return $s;
 }
 
-sub on_both { my ($sql) = @_; $node->psql($sql, dbname => $_) for qw(ours theirs); }
+sub on_both { my ($sql) = @_; $node->query($sql, dbname => $_) for qw(ours theirs); }
 
 # ---- what the database holds ---------------------------------------------------
 
@@ -62,20 +65,20 @@ SQL
 sub state_of
 {
 	my ($db) = @_;
-	my @parts = ($node->psql($schema_sql, dbname => $db) // '');
-	my $leaves = $node->psql(
+	my @parts = ($node->query($schema_sql, dbname => $db) // '');
+	my $leaves = $node->query(
 		"select string_agg(relname, ' ' order by relname) from pg_class "
 		  . "where relname like 'pgbench%' and relkind = 'r' "
 		  . "and relnamespace = 'public'::regnamespace", dbname => $db);
 	for my $t (split / /, $leaves // '')
 	{
-		push @parts, "$t " . $node->psql(
+		push @parts, "$t " . $node->query(
 			"select count(*) || ' ' || coalesce(md5(string_agg(t::text, ',' order by t::text)), '-') "
 			  . "from $t t", dbname => $db);
-		push @parts, "$t frozen on page 0: " . $node->psql(
+		push @parts, "$t frozen on page 0: " . $node->query(
 			"select count(*) filter (where t_infomask & 768 = 768) || '/' || count(*) "
 			  . "from heap_page_items(get_raw_page('$t', 0))", dbname => $db)
-		  if $node->psql("select pg_relation_size('$t') > 0", dbname => $db) eq 't';
+		  if $node->query("select pg_relation_size('$t') > 0", dbname => $db) eq 't';
 	}
 	return join("\n", @parts);
 }
@@ -206,7 +209,7 @@ for my $mode (17, 18)
 	($rc) = pgbench([ "--compat=$mode", '-i', '-I', 'dt', '--partitions=2', 'ours' ], env => \%env);
 	($rc, $out, $err) = pgbench([ "--compat=$mode", '-i', '-I', 'g', 'ours' ], env => \%env);
 	is($rc, 0, "$mode: -I g into partitions made earlier succeeds");
-	is($node->psql('select count(*) from pgbench_accounts', dbname => 'ours'), '100000',
+	is($node->query('select count(*) from pgbench_accounts', dbname => 'ours'), '100000',
 		"$mode: all accounts loaded");
 }
 

@@ -13,6 +13,9 @@ use Test::More;
 
 use PgbTest;
 
+# some 35 runs: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 # Seeds every expression script runs under.
 my @SEEDS = (1, 424242);
 

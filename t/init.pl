@@ -12,6 +12,9 @@ use warnings;
 use PgbTest;
 use Test::More;
 
+# many short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $system = system_pgbench_path();
 plan skip_all => 'no system pgbench to compare with' unless $system;
 
@@ -20,8 +23,8 @@ plan skip_all => 'no system pgbench to compare with' unless $system;
 # the two databases (more likely on a slow machine) set meanwhile.
 my $node = start_cluster(settings => "autovacuum = off\n");
 my %env = %{ $node->env };
-$node->psql('create database ours');
-$node->psql('create database theirs');
+$node->query('create database ours');
+$node->query('create database theirs');
 
 # A tablespace for --tablespace / --index-tablespace.
 my $ts_dir = "$node->{base}/ts1";
@@ -31,7 +34,7 @@ if ($node->{run_as})
 	my ($uid, $gid) = (getpwnam($node->{run_as}))[ 2, 3 ];
 	chown $uid, $gid, $ts_dir;
 }
-$node->psql("create tablespace ts1 location '$ts_dir'");
+$node->query("create tablespace ts1 location '$ts_dir'");
 
 # Timings differ from run to run.
 sub mask
@@ -104,10 +107,10 @@ my $digest_sql = do
 sub data_digest
 {
 	my ($db) = @_;
-	return $node->psql($digest_sql, dbname => $db) // '';
+	return $node->query($digest_sql, dbname => $db) // '';
 }
 
-sub schema { my ($db) = @_; return $node->psql($schema_sql, dbname => $db); }
+sub schema { my ($db) = @_; return $node->query($schema_sql, dbname => $db); }
 
 # Run both with the database name appended; compare what they print.
 sub run_both
@@ -135,7 +138,7 @@ sub init_case
 	return ($rc, $err, $schema);
 }
 
-sub on_both { my ($sql) = @_; $node->psql($sql, dbname => $_) for qw(ours theirs); }
+sub on_both { my ($sql) = @_; $node->query($sql, dbname => $_) for qw(ours theirs); }
 
 # ---- the default -i ---------------------------------------------------------
 
@@ -160,13 +163,13 @@ EOF
 		'default: fillfactor 100, logged');
 	like($schema, qr/^con pgbench_accounts pgbench_accounts_pkey PRIMARY KEY \(aid\)$/m,
 		'default: primary key');
-	is( $node->psql(
+	is( $node->query(
 			"select count(*), count(distinct bid), sum(abalance), bool_and(filler = ''), "
 			  . "min(octet_length(filler)) from pgbench_accounts", dbname => 'ours'),
 		'100000|1|0|t|84', 'default: accounts rows');
-	is($node->psql('select count(*), count(filler) from pgbench_tellers', dbname => 'ours'),
+	is($node->query('select count(*), count(filler) from pgbench_tellers', dbname => 'ours'),
 		'10|0', 'default: tellers rows, filler NULL');
-	is($node->psql('select bid, bbalance, filler is null from pgbench_branches', dbname => 'ours'),
+	is($node->query('select bid, bbalance, filler is null from pgbench_branches', dbname => 'ours'),
 		'1|0|t', 'default: branch row');
 }
 

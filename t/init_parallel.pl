@@ -21,6 +21,9 @@ use warnings;
 use PgbTest;
 use Test::More;
 
+# many short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $node = start_cluster(settings => "autovacuum = off\nsynchronous_commit = on\n"
 	  . "log_statement = 'all'\nlog_line_prefix = '%d|'\n");
 my %env = %{ $node->env };
@@ -69,14 +72,14 @@ SQL
 sub state_of
 {
 	my ($db) = @_;
-	my @parts = ($node->psql($schema_sql, dbname => $db) // '');
-	my $leaves = $node->psql(
+	my @parts = ($node->query($schema_sql, dbname => $db) // '');
+	my $leaves = $node->query(
 		"select string_agg(relname, ' ' order by relname) from pg_class "
 		  . "where relname like 'pgbench%' and relkind = 'r' "
 		  . "and relnamespace = 'public'::regnamespace", dbname => $db);
 	for my $t (split / /, $leaves // '')
 	{
-		push @parts, "$t " . $node->psql(<<"SQL", dbname => $db);
+		push @parts, "$t " . $node->query(<<"SQL", dbname => $db);
 with pages as (select p::int as p, (page_header(get_raw_page('$t', p::int))).upper = 0 as new
                  from generate_series(0, pg_relation_size('$t') / 8192 - 1) p),
      tuples as (select count(*) filter (where t_infomask & 768 = 768) as frozen, count(*) as n
@@ -193,7 +196,7 @@ like($err, qr/^200000 of 200000 tuples \(100%\) done/m, 'quiet -j 5: the last li
 # ---- failures: one message, pgbench's wording ---------------------------------------
 
 {
-	$node->psql('drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers',
+	$node->query('drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers',
 		dbname => $_) for qw(seq par);
 	my ($rc_s, undef, $err_s) = pgbench([ '-i', '-I', 'v', 'seq' ], env => \%env);
 	my ($rc_p, undef, $err_p) = pgbench([ '-j', '3', '-i', '-I', 'v', 'par' ], env => \%env);

@@ -16,6 +16,9 @@ use PgbStats;
 use PgbTest;
 use Test::More;
 
+# many short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $node = start_cluster();
 my %env = %{ $node->env };
 my $system = system_pgbench_path();
@@ -25,7 +28,7 @@ chdir $dir or die "cannot chdir to $dir: $!";
 
 my ($rc, $out, $err) = pgbench([ '-i', '-q' ], env => \%env);
 is($rc, 0, 'initialize the tables');
-$node->psql('create table ser (id int primary key, v int); '
+$node->query('create table ser (id int primary key, v int); '
 	  . 'insert into ser select i, 0 from generate_series(1, 2) i');
 
 my $one = write_file("$dir/one.sql", "select 1;\n");
@@ -38,6 +41,9 @@ my $ser = write_file("$dir/ser.sql",
 	  . "update ser set v = v + 1 where id = :id;\n"
 	  . "end;\n");
 my $bad = write_file("$dir/bad.sql", "select 1/0;\n");
+# select 1 after a nap of 2 ms: a run of a duration without a busy client
+# and server all along
+my $nap = write_file("$dir/nap.sql", "\\sleep 2 ms\nselect 1;\n");
 my $half = write_file("$dir/half.sql",
 	"\\if :client_id = 0\nselect 1/0;\n\\else\nselect 1;\n\\endif\n");
 
@@ -147,8 +153,8 @@ my $TPCB = [ '<builtin: TPC-B (sort of)>', 1, \@tpcb_lines ];
 my @VARIANTS = (
 	[ '-t', [ '-f', $one, '-t', '20', '-c', '2' ],
 		{ scripts => [ \@one ], c => 2, j => 1, t => 20 } ],
-	[ '-T -j 2', [ '-f', $one, '-T', '1', '-c', '2', '-j', '2' ],
-		{ scripts => [ \@one ], c => 2, j => 2, T => 1 } ],
+	[ '-T -j 2', [ '-f', $nap, '-T', '1', '-c', '2', '-j', '2' ],
+		{ scripts => [ [ $nap, 1, [ '\sleep 2 ms', 'select 1;' ] ] ], c => 2, j => 2, T => 1 } ],
 	[ 'builtin tpcb-like -r', [ '-t', '10', '-r' ],
 		{ scripts => [$TPCB], c => 1, j => 1, t => 10, r => 1 } ],
 	[ '-R', [ '-f', $one, '-T', '1', '-R', '200' ],
@@ -163,14 +169,14 @@ my @VARIANTS = (
 		{ scripts => [ \@one ], c => 2, j => 1, t => 5, C => 1 } ],
 	[ '-M prepared -j 2 -r', [ '-f', $two, '-t', '10', '-c', '2', '-j', '2', '-r', '-M', 'prepared' ],
 		{ scripts => [ \@two ], c => 2, j => 2, t => 10, r => 1, mode => 'prepared' } ],
-	[ '--max-tries=3 -T (retries)', [ '-f', $ser, '-T', '2', '-c', '4', '-j', '2', '--max-tries=3' ],
-		{ scripts => [ \@ser ], c => 4, j => 2, T => 2, tries => 3, failures => 1 } ],
+	[ '--max-tries=3 -T (retries)', [ '-f', $ser, '-T', '1', '-c', '4', '-j', '2', '--max-tries=3' ],
+		{ scripts => [ \@ser ], c => 4, j => 2, T => 1, tries => 3, failures => 1 } ],
 	[ '--max-tries=0 -T -r (unlimited)', [ '-f', $ser, '-T', '1', '-c', '4', '--max-tries=0', '-r' ],
 		{ scripts => [ \@ser ], c => 4, j => 1, T => 1, tries => 0, r => 1 } ],
-	[ '--failures-detailed', [ '-f', $ser, '-T', '1', '-c', '4', '-j', '2', '--failures-detailed' ],
-		{ scripts => [ \@ser ], c => 4, j => 2, T => 1, detailed => 1, failures => 1 } ],
-	[ '--failures-detailed --max-tries=2 -r', [ '-f', $ser, '-T', '1', '-c', '4', '--failures-detailed', '--max-tries=2', '-r' ],
-		{ scripts => [ \@ser ], c => 4, j => 1, T => 1, detailed => 1, tries => 2, failures => 1, r => 1 } ],
+	[ '--failures-detailed', [ '-f', $ser, '-t', '25', '-c', '4', '-j', '2', '--failures-detailed' ],
+		{ scripts => [ \@ser ], c => 4, j => 2, t => 25, detailed => 1, failures => 1 } ],
+	[ '--failures-detailed --max-tries=2 -r', [ '-f', $ser, '-t', '25', '-c', '4', '--failures-detailed', '--max-tries=2', '-r' ],
+		{ scripts => [ \@ser ], c => 4, j => 1, t => 25, detailed => 1, tries => 2, failures => 1, r => 1 } ],
 	[ 'several scripts', [ '-f', "$one\@3", '-f', "$two\@1", '-t', '40', '-c', '2' ],
 		{ scripts => [ [ $one, 3, ['select 1;'] ], [ $two, 1, $two[2] ] ], c => 2, j => 1, t => 40 } ],
 	[ 'several scripts -r', [ '-f', "$one\@2", '-f', "$two\@2", '-t', '40', '-c', '2', '-j', '2', '-r' ],
@@ -215,7 +221,7 @@ for my $v (@VARIANTS)
 
 # ---- partitions -------------------------------------------------------------
 
-$node->psql('create database parts');
+$node->query('create database parts');
 ($rc, $out, $err) = pgbench([ '-i', '-q', '--partitions=3', 'parts' ], env => \%env);
 is($rc, 0, 'initialize with --partitions=3');
 for my $method ('range', 'hash')
@@ -280,8 +286,9 @@ if ($system)
 
 # ---- exact counts ------------------------------------------------------------------
 
-# the failures column of -r adds up to the failed transactions
-($rc, $out, $err) = pgbench([ '-n', '-f', $ser, '-T', '2', '-c', '4', '-j', '2', '-r' ], env => \%env);
+# the failures column of -r adds up to the failed transactions (400
+# transactions of four clients: some fail, however loaded the machine)
+($rc, $out, $err) = pgbench([ '-n', '-f', $ser, '-t', '100', '-c', '4', '-j', '2', '-r' ], env => \%env);
 my ($failed) = $out =~ /^number of failed transactions: (\d+)/m;
 my $column = 0;
 $column += $1 while $out =~ /^ +[\d.]+ +(\d+)  /mg;

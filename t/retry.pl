@@ -15,6 +15,9 @@ use File::Temp qw(tempdir);
 use PgbTest;
 use Test::More;
 
+# many short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $node = start_cluster(settings => "deadlock_timeout = 100ms\n");
 my %env = %{ $node->env };
 my $system = system_pgbench_path();
@@ -22,9 +25,9 @@ my $system = system_pgbench_path();
 my $dir = tempdir('pgbretry_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 chdir $dir or die "cannot chdir to $dir: $!";
 
-$node->psql('create table hot (id int primary key, n int not null)');
-$node->psql('create table tlog (x int, r int)');
-$node->psql('create sequence fail_seq');
+$node->query('create table hot (id int primary key, n int not null)');
+$node->query('create table tlog (x int, r int)');
+$node->query('create sequence fail_seq');
 
 # A try fails whenever the sequence's next value is not a multiple of $every.
 sub failing_script
@@ -64,11 +67,11 @@ my $RESET = 'truncate tlog; alter sequence fail_seq restart; '
 sub run_fresh
 {
 	my ($runner, $args) = @_;
-	$node->psql($RESET);
+	$node->query($RESET);
 	my ($rc, $out, $err) = $runner->($args, env => \%env);
 	return [ $rc, $out, $err,
-		$node->psql("select string_agg(n::text, ',' order by id) from hot"),
-		$node->psql("select coalesce(string_agg(x || ':' || r, ' ' order by x, r), '') from tlog") ];
+		$node->query("select string_agg(n::text, ',' order by id) from hot"),
+		$node->query("select coalesce(string_agg(x || ':' || r, ' ' order by x, r), '') from tlog") ];
 }
 
 # The report with its numbers masked; the banner (which differs by design)

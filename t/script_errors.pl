@@ -13,6 +13,9 @@ use File::Temp qw(tempdir);
 use Test::More;
 use PgbTest;
 
+# hundreds of short commands: fork and exec them without IPC::Run
+$PgbTest::FAST_SPAWN = 1;
+
 my $system = system_pgbench_path();
 my $dir = tempdir('pgbscript_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 chdir $dir or die "cannot chdir to $dir: $!";

@@ -13,11 +13,15 @@ use Exporter 'import';
 use File::Temp qw(tempdir);
 use IPC::Run ();
 use Test::More;
+use POSIX ();
 use Time::HiRes ();
 
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
   start_cluster our_pgbench_path system_pgbench_path mask_timings
   same_as_system timed_pgbench overhead_of late_bound poll_until);
+
+# see _run_forked
+our $FAST_SPAWN = 0;
 
 sub our_pgbench_path
 {
@@ -49,8 +53,60 @@ sub run_cmd
 	{
 		delete $ENV{$k} unless defined $o{env}{$k};
 	}
+	if ($FAST_SPAWN)
+	{
+		($out, $err) = _run_forked($argv, $in, $o{timeout} || 300);
+		return ($? >> 8, $out, $err);
+	}
 	IPC::Run::run($argv, \$in, \$out, \$err, IPC::Run::timeout($o{timeout} || 300));
 	return ($? >> 8, $out, $err);
+}
+
+# ---- spawning without IPC::Run ------------------------------------------------
+#
+# IPC::Run spends some 10 ms of CPU in Perl for every command it runs; a
+# test that runs hundreds of short commands may set $PgbTest::FAST_SPAWN
+# = 1, and run_cmd (and the cluster's psql) then fork and exec the
+# command themselves: stdin from a file (or /dev/null), stdout and stderr
+# into files read back afterwards, the same timeout (the command is
+# killed, and the call dies as IPC::Run's would), the same $? and return
+# values.  Not for commands run in the background (IPC::Run::start).
+my $spool;
+
+# _run_forked($argv, $stdin text, $timeout) -> (stdout, stderr); $? is
+# the command's wait status.
+sub _run_forked
+{
+	my ($argv, $in, $timeout) = @_;
+	$spool //= tempdir('pgbspawn_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+	my $stdin = ($in // '') eq '' ? '/dev/null' : write_file("$spool/in", $in);
+	my $pid = fork() // die "cannot fork: $!";
+	if ($pid == 0)
+	{
+		open(STDIN, '<', $stdin) && open(STDOUT, '>', "$spool/out") && open(STDERR, '>', "$spool/err")
+		  or POSIX::_exit(126);
+		{ no warnings 'exec'; exec { $argv->[0] } @$argv; }
+		syswrite(STDERR, "PgbTest: cannot exec $argv->[0]: $!\n");
+		POSIX::_exit(127);
+	}
+	my $ok = eval {
+		local $SIG{ALRM} = sub { die "timeout\n" };
+		alarm $timeout;
+		waitpid($pid, 0);
+		alarm 0;
+		1;
+	};
+	my $status = $?;
+	if (!$ok)
+	{
+		kill 'KILL', $pid;
+		waitpid($pid, 0);
+		die "PgbTest: timeout after $timeout s: @$argv\n";
+	}
+	my ($out, $err) = (slurp("$spool/out"), slurp("$spool/err"));
+	die $err if $status == 127 << 8 && $err =~ /\APgbTest: cannot exec /;
+	$? = $status;
+	return ($out, $err);
 }
 
 sub pgbench { my ($args, %o) = @_; return run_cmd([ our_pgbench_path(), @$args ], %o); }
@@ -340,15 +396,67 @@ sub psql
 	my @cmd = ("$self->{bindir}/psql", '-XAtq', '-v', 'ON_ERROR_STOP=1',
 		'-h', $self->{sock}, '-p', $self->{port}, '-U', 'postgres',
 		'-d', $o{dbname} || 'postgres', '-c', $sql);
-	IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
+	if ($PgbTest::FAST_SPAWN)
+	{
+		($out, $err) = PgbTest::_run_forked(\@cmd, '', 300);
+	}
+	else
+	{
+		IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
+	}
 	die "psql failed: $sql\n$err" if $? && !$o{allow_fail};
 	chomp $out;
 	return $out;
 }
 
+# query($sql, dbname => 'x', allow_fail => 1) -> as psql($sql, ...), through
+# one psql session per database kept open across calls: a psql process and
+# a server connection cost some 80 ms of CPU, a statement sent to an open
+# session a millisecond.  For statements that leave no state behind in the
+# session (no SET, no open transaction, no temporary table); a statement
+# that fails dies, unless allow_fail.
+sub query
+{
+	my ($self, $sql, %o) = @_;
+	my $db = $o{dbname} || 'postgres';
+	my $s = $self->{sessions}{$db} ||= $self->_session($db);
+	my $mark = 'PGBTEST_DONE_' . ++$s->{n};
+	$sql =~ s/[\s;]+\z//;
+	($s->{out}, $s->{err}) = ('', '');
+	$s->{in} .= "$sql\n;\n\\echo $mark\n\\warn $mark\n";
+	$s->{timer}->start(300);
+	until ($s->{out} =~ /^\Q$mark\E\n\z/m && $s->{err} =~ /^\Q$mark\E\n\z/m)
+	{
+		die "psql session of $db ended: $sql\n$s->{err}" unless $s->{h}->pumpable;
+		$s->{h}->pump;
+	}
+	my ($out, $err) = ($s->{out}, $s->{err});
+	$out =~ s/^\Q$mark\E\n\z//m;
+	$err =~ s/^\Q$mark\E\n\z//m;
+	die "psql failed: $sql\n$err" if $err =~ /^(?:psql:[^\n]*: )?(?:ERROR|FATAL|PANIC):/m && !$o{allow_fail};
+	chomp $out;
+	return $out;
+}
+
+sub _session
+{
+	my ($self, $db) = @_;
+	my $s = { in => '', out => '', err => '', n => 0, timer => IPC::Run::timeout(300) };
+	my @cmd = ("$self->{bindir}/psql", '-XAtq', '-h', $self->{sock}, '-p', $self->{port},
+		'-U', 'postgres', '-d', $db);
+	$s->{h} = IPC::Run::start(\@cmd, '<', \$s->{in}, '>', \$s->{out}, '2>', \$s->{err}, $s->{timer});
+	return $s;
+}
+
 sub stop
 {
 	my ($self) = @_;
+	for my $s (values %{ $self->{sessions} || {} })
+	{
+		$s->{in} .= "\\q\n";
+		eval { $s->{h}->finish; };
+	}
+	$self->{sessions} = {};
 	return unless $self->{running};
 	$self->{running} = 0;
 	eval {
