@@ -466,11 +466,12 @@ init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 }
 
 /*
- * 17 on: whether the table is an ordinary one (COPY FREEZE works), asked
- * of the server as pgbench does.  False after printing a failed query.
+ * The table's pg_class.relkind, or '\0' when there is no such table, asked
+ * of the server with pgbench's query (17 on).  False after printing a
+ * failed query.
  */
-bool
-init_relkind_plain(PGconn *conn, const char *table, bool *plain)
+static bool
+init_relkind(PGconn *conn, const char *table, char *relkind)
 {
 	static const char sql[] =
 		"SELECT relkind FROM pg_catalog.pg_class WHERE oid=$1::pg_catalog.regclass";
@@ -479,11 +480,41 @@ init_relkind_plain(PGconn *conn, const char *table, bool *plain)
 	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
 
 	if (ok)
-		*plain = PQntuples(res) > 0 && PQgetvalue(res, 0, 0)[0] == 'r';
+		*relkind = PQntuples(res) > 0 ? PQgetvalue(res, 0, 0)[0] : '\0';
 	PQclear(res);
 	if (!ok)
 		init_report_query_failure(conn, sql);
 	return ok;
+}
+
+/* Whether the table is an ordinary table (COPY FREEZE works). */
+static bool
+init_relkind_plain(PGconn *conn, const char *table, bool *plain)
+{
+	char		relkind = '\0';
+	bool		ok = init_relkind(conn, table, &relkind);
+
+	*plain = relkind == 'r';
+	return ok;
+}
+
+/*
+ * -j N > 1: whether pgbench_accounts is loaded by N connections at once,
+ * which is only done for a partitioned table: N COPYs into one heap contend
+ * and gain nothing, and would lose COPY FREEZE.  -j 1 asks nothing.
+ */
+static bool
+init_accounts_split(init_ctx *ctx, bool *split)
+{
+	char		relkind = '\0';
+
+	*split = false;
+	if (ctx->opts->nthreads <= 1)
+		return true;
+	if (!init_relkind(ctx->conn, icopy_table_name(ICOPY_ACCOUNTS), &relkind))
+		return false;
+	*split = relkind == 'p';
+	return true;
 }
 
 /*
@@ -529,27 +560,27 @@ init_copy_one(init_ctx *ctx, icopy_table table, bool server_freeze)
 }
 
 /*
- * With -j N > 1, the small tables are loaded here and committed, then
- * pgbench_accounts by N connections at once (init_parallel.c).
+ * With -j N > 1 and a partitioned pgbench_accounts, the small tables are
+ * loaded here and committed, then pgbench_accounts by N connections at once
+ * (init_parallel.c); an ordinary one is loaded as with -j 1.
  */
 static bool
 step_generate_client(init_ctx *ctx)
 {
 	/* COPY FREEZE needs v14 and a table created or truncated in this transaction */
 	bool		server_freeze = PQserverVersion(ctx->conn) >= 140000;
-	bool		accounts_freeze;
+	bool		split;
 
 	fprintf(stderr, "generating data (client-side)...\n");
 	if (!init_exec(ctx, "begin") || !init_exec(ctx, init_truncate_sql) ||
 		!init_copy_one(ctx, ICOPY_BRANCHES, server_freeze) ||
-		!init_copy_one(ctx, ICOPY_TELLERS, server_freeze))
+		!init_copy_one(ctx, ICOPY_TELLERS, server_freeze) ||
+		!init_accounts_split(ctx, &split))
 		return false;
-	if (ctx->opts->nthreads <= 1)
+	if (!split)
 		return init_copy_one(ctx, ICOPY_ACCOUNTS, server_freeze) &&
 			init_exec(ctx, "commit");
-	return init_freeze_of(ctx, ICOPY_ACCOUNTS, server_freeze, &accounts_freeze) &&
-		init_exec(ctx, "commit") &&
-		ipar_generate_client(ctx, accounts_freeze);
+	return init_exec(ctx, "commit") && ipar_generate_client(ctx);
 }
 
 static bool
@@ -559,6 +590,7 @@ step_generate_server(init_ctx *ctx)
 	char		branches[256];
 	char		tellers[256];
 	char		accounts[256];
+	bool		split;
 
 	snprintf(branches, sizeof(branches),
 			 "insert into pgbench_branches(bid,bbalance) "
@@ -577,10 +609,11 @@ step_generate_server(init_ctx *ctx)
 	if (!init_exec(ctx, "begin") ||
 		!init_exec(ctx, init_truncate_sql) ||
 		!init_exec(ctx, branches) ||
-		!init_exec(ctx, tellers))
+		!init_exec(ctx, tellers) ||
+		!init_accounts_split(ctx, &split))
 		return false;
-	/* -j N > 1: pgbench_accounts by N connections at once, after the commit */
-	if (ctx->opts->nthreads > 1)
+	/* -j N > 1, partitioned: pgbench_accounts by N connections at once, after the commit */
+	if (split)
 		return init_exec(ctx, "commit") && ipar_generate_server(ctx);
 	return init_exec(ctx, accounts) && init_exec(ctx, "commit");
 }
@@ -705,7 +738,6 @@ init_run_steps(init_ctx *ctx, const char *steps)
 			break;
 		}
 		start = pgb_time_now();
-		ctx->later_steps = c + 1;
 		if (!step->run(ctx))
 		{
 			rc = 1;

@@ -20,8 +20,6 @@ typedef struct init_ctx
 	PGconn	   *conn;			/* the connection of the sequential steps */
 	const pgb_options *opts;
 	struct ipar_pool *pool;		/* -j N > 1: opened by the first parallel step */
-	const char *later_steps;	/* the steps after the running one */
-	bool		freeze_in_vacuum;	/* -j N > 1: step v freezes pgbench_accounts */
 } init_ctx;
 
 /* Set by SIGINT: the loaders stop sending rows. */
@@ -40,9 +38,6 @@ extern const char init_truncate_sql[];
  */
 bool		init_exec_on(PGconn *conn, const char *sql);
 void		init_report_query_failure(PGconn *conn, const char *sql);
-
-/* Whether table is an ordinary table (COPY FREEZE works), asked of the server. */
-bool		init_relkind_plain(PGconn *conn, const char *table, bool *plain);
 
 /* The progress lines of one table's load, as pgbench prints them. */
 typedef struct init_progress
@@ -68,11 +63,11 @@ void		init_progress_end(const init_progress *prog);
 
 /*
  * The parallel variants of the steps (init_parallel.c), for -j N > 1.
- * ipar_generate_client loads pgbench_accounts after the sequential part of
- * step g has truncated the tables and loaded the small ones (committed);
- * freeze says that pgbench would have loaded it with COPY FREEZE.
+ * ipar_generate_client and ipar_generate_server load a partitioned
+ * pgbench_accounts after the sequential part of step g/G has truncated the
+ * tables and loaded the small ones (committed).
  */
-bool		ipar_generate_client(init_ctx *ctx, bool freeze);
+bool		ipar_generate_client(init_ctx *ctx);
 bool		ipar_generate_server(init_ctx *ctx);
 bool		ipar_vacuum(init_ctx *ctx);
 bool		ipar_primary_keys(init_ctx *ctx);

@@ -2,26 +2,26 @@
  * init_parallel.c — the steps g, G, v and p with -j N > 1 (our extension:
  * pgbench refuses -j in initialization mode): N connections at once.
  *
- * Step g/G: the sequential part (init.c) truncates the four tables and
- * loads the small ones in one transaction, as pgbench does, and commits;
- * then pgbench_accounts is loaded in N ranges of whole branches, each by
- * its own connection and transaction (COPY for g, INSERT ... SELECT
- * generate_series for G).  Several connections cannot COPY FREEZE into one
- * table (FREEZE needs the table truncated in the same transaction), so
- * where pgbench would have frozen the rows, step g ends with VACUUM
- * (FREEZE) of pgbench_accounts, or, when a step v follows, that step
- * freezes it in its own pass: the rows, the visibility map and the frozen
- * bits end as pgbench leaves them.  A partitioned pgbench_accounts
- * is loaded through its parent, as pgbench does (without FREEZE).
+ * Step g/G: an ordinary pgbench_accounts is loaded as with -j 1, by one
+ * connection in the truncating transaction (COPY FREEZE for g): several
+ * COPYs into one heap contend instead of going faster, and could not
+ * freeze the rows.  A partitioned one (never frozen by pgbench) is loaded
+ * after the sequential part (init.c) has truncated the four tables, loaded
+ * the small ones and committed: in N ranges of whole branches, each by its
+ * own connection and transaction, through the parent as pgbench does (COPY
+ * for g, INSERT ... SELECT generate_series for G).
  *
- * Step v: the four VACUUM ANALYZE statements run concurrently.  Step p:
- * the three primary keys are built concurrently; a partitioned
+ * Step v: the VACUUM ANALYZE of each table runs concurrently.  A
+ * partitioned pgbench_accounts has each partition vacuumed concurrently
+ * with the others, then "analyze pgbench_accounts", which on the server
+ * analyzes the parent and, one after another, each partition (up to 17
+ * ANALYZE always recurses into the partitions): the statistics end as
+ * pgbench's "vacuum analyze pgbench_accounts" leaves them, each partition
+ * vacuumed once and analyzed once, after its vacuum.
+ *
+ * Step p: the three primary keys are built concurrently; a partitioned
  * pgbench_accounts gets each partition's key first (concurrently), then
- * the parent's, which attaches them.  Each connection of step p raises its
- * maintenance_work_mem (a share of IPAR_MWM_BUDGET_MB, never below the
- * default) when nothing else set it (pg_settings.source = 'default'):
- * setting it for the session, e.g. PGOPTIONS='-c maintenance_work_mem=64MB',
- * turns that off.
+ * the parent's, which attaches them.  No server setting is changed.
  *
  * The progress lines are pgbench's, one line for the whole table; failures
  * print the first failed statement only.
@@ -39,11 +39,6 @@
 #include "pgbench/xalloc.h"
 
 #include "init_int.h"
-
-/* maintenance_work_mem shared by the connections of step p, in MB. */
-#define IPAR_MWM_BUDGET_MB 1024
-/* The server's default; a share below it is not set. */
-#define IPAR_MWM_DEFAULT_MB 64
 
 /* Progress lines come every this many rows, as pgbench's. */
 #define IPAR_PROGRESS_ROWS 100000
@@ -83,7 +78,6 @@ typedef struct ipar_run
 {
 	const init_ctx *ctx;
 	const ipar_jobs *jobs;
-	const char *setup_sql;		/* each connection runs it first; may be NULL */
 	init_progress *prog;		/* COPY jobs' progress lines; may be NULL */
 	pthread_mutex_t lock;		/* guards the fields below */
 	int			next;			/* the next job to take */
@@ -325,8 +319,6 @@ ipar_worker_main(void *arg)
 	ipar_worker *w = arg;
 	ipar_run   *run = w->run;
 
-	if (run->setup_sql != NULL && !ipar_exec_sql(w, run->setup_sql))
-		return NULL;
 	for (;;)
 	{
 		const ipar_job *job = NULL;
@@ -346,10 +338,9 @@ ipar_worker_main(void *arg)
  * succeeded.
  */
 static bool
-ipar_run_jobs(const init_ctx *ctx, const ipar_jobs *jobs, const char *setup_sql,
-			  init_progress *prog)
+ipar_run_jobs(const init_ctx *ctx, const ipar_jobs *jobs, init_progress *prog)
 {
-	ipar_run	run = {.ctx = ctx, .jobs = jobs, .setup_sql = setup_sql, .prog = prog};
+	ipar_run	run = {.ctx = ctx, .jobs = jobs, .prog = prog};
 	int			nworkers = ctx->pool->nconns < jobs->n ? ctx->pool->nconns : jobs->n;
 	ipar_worker *workers = pgb_malloc(sizeof(ipar_worker) * (size_t) (nworkers > 0 ? nworkers : 1));
 	int			started = 1;
@@ -376,7 +367,7 @@ ipar_run_jobs(const init_ctx *ctx, const ipar_jobs *jobs, const char *setup_sql,
 /* ---- the steps ---- */
 
 bool
-ipar_generate_client(init_ctx *ctx, bool freeze)
+ipar_generate_client(init_ctx *ctx)
 {
 	ipar_jobs	jobs = {0};
 	init_progress prog;
@@ -386,17 +377,11 @@ ipar_generate_client(init_ctx *ctx, bool freeze)
 		return false;
 	ipar_split_accounts(ctx, &jobs, ipar_add_copy);
 	init_progress_setup(ctx, ICOPY_ACCOUNTS, &prog);
-	ok = ipar_run_jobs(ctx, &jobs, NULL, &prog);
+	ok = ipar_run_jobs(ctx, &jobs, &prog);
 	ipar_free_jobs(&jobs);
 	if (ok)
 		init_progress_end(&prog);
-	/*
-	 * What COPY FREEZE would have left: every row frozen, all-frozen pages.
-	 * A later step v does it in its own pass over the table.
-	 */
-	ctx->freeze_in_vacuum = freeze && strchr(ctx->later_steps, 'v') != NULL;
-	return ok && (!freeze || ctx->freeze_in_vacuum ||
-				  init_exec_on(ctx->conn, "vacuum (freeze) pgbench_accounts"));
+	return ok;
 }
 
 bool
@@ -407,41 +392,19 @@ ipar_generate_server(init_ctx *ctx)
 
 	if (!ipar_open(ctx))
 		return false;
-	ctx->freeze_in_vacuum = false;
 	ipar_split_accounts(ctx, &jobs, ipar_add_insert);
-	ok = ipar_run_jobs(ctx, &jobs, NULL, NULL);
-	ipar_free_jobs(&jobs);
-	return ok;
-}
-
-bool
-ipar_vacuum(init_ctx *ctx)
-{
-	static const char *const tables[] = {
-		"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history",
-	};
-	ipar_jobs	jobs = {0};
-	bool		ok;
-
-	if (!ipar_open(ctx))
-		return false;
-	for (size_t i = 0; i < PGB_LENGTHOF(tables); i++)
-		ipar_add_sql(&jobs, "vacuum %s %s",
-					 ctx->freeze_in_vacuum && strcmp(tables[i], "pgbench_accounts") == 0 ?
-					 "(freeze, analyze)" : "analyze", tables[i]);
-	ctx->freeze_in_vacuum = false;
-	ok = ipar_run_jobs(ctx, &jobs, NULL, NULL);
+	ok = ipar_run_jobs(ctx, &jobs, NULL);
 	ipar_free_jobs(&jobs);
 	return ok;
 }
 
 /*
- * The partitions of pgbench_accounts, by name, as jobs adding each one's
- * primary key; none when the table is not partitioned or missing (the
- * parent's statement then fails as pgbench's does).
+ * The partitions of pgbench_accounts, as quoted identifiers (*names, owned
+ * by the caller, *count of them); none when the table is not partitioned
+ * or missing.  False after printing a failed query.
  */
 static bool
-ipar_add_partition_keys(init_ctx *ctx, ipar_jobs *jobs, const char *tablespace_clause)
+ipar_partitions(init_ctx *ctx, char ***names, int *count)
 {
 	static const char sql[] =
 		"select c.relname from pg_catalog.pg_inherits i "
@@ -449,20 +412,68 @@ ipar_add_partition_keys(init_ctx *ctx, ipar_jobs *jobs, const char *tablespace_c
 		"where i.inhparent = pg_catalog.to_regclass('pgbench_accounts') order by 1";
 	PGresult   *res = PQexec(ctx->conn, sql);
 	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+	int			n = ok ? PQntuples(res) : 0;
 
-	for (int i = 0; ok && i < PQntuples(res); i++)
+	*names = pgb_malloc(sizeof(char *) * (size_t) (n > 0 ? n : 1));
+	*count = 0;
+	for (int i = 0; ok && i < n; i++)
 	{
 		const char *name = PQgetvalue(res, i, 0);
 		char	   *quoted = PQescapeIdentifier(ctx->conn, name, strlen(name));
 
 		ok = quoted != NULL;
 		if (ok)
-			ipar_add_sql(jobs, "alter table %s add primary key (aid)%s", quoted, tablespace_clause);
-		PQfreemem(quoted);
+		{
+			(*names)[(*count)++] = pgb_strdup(quoted);
+			PQfreemem(quoted);
+		}
 	}
 	if (!ok)
 		init_report_query_failure(ctx->conn, sql);
 	PQclear(res);
+	return ok;
+}
+
+static void
+ipar_free_names(char **names, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * Jobs: each table's VACUUM ANALYZE; for a partitioned pgbench_accounts,
+ * each partition's VACUUM (first: they are the long ones), then "analyze
+ * pgbench_accounts" once they are all done.
+ */
+bool
+ipar_vacuum(init_ctx *ctx)
+{
+	static const char *const tables[] = {
+		"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history",
+	};
+	ipar_jobs	jobs = {0};
+	char	  **parts;
+	int			nparts;
+	bool		ok;
+
+	if (!ipar_open(ctx))
+		return false;
+	if (!ipar_partitions(ctx, &parts, &nparts))
+	{
+		ipar_free_names(parts, nparts);
+		return false;
+	}
+	for (int i = 0; i < nparts; i++)
+		ipar_add_sql(&jobs, "vacuum %s", parts[i]);
+	for (size_t i = 0; i < PGB_LENGTHOF(tables); i++)
+		if (nparts == 0 || strcmp(tables[i], "pgbench_accounts") != 0)
+			ipar_add_sql(&jobs, "vacuum analyze %s", tables[i]);
+	ok = ipar_run_jobs(ctx, &jobs, NULL) &&
+		(nparts == 0 || init_exec_on(ctx->conn, "analyze pgbench_accounts"));
+	ipar_free_jobs(&jobs);
+	ipar_free_names(parts, nparts);
 	return ok;
 }
 
@@ -498,29 +509,26 @@ ipar_primary_keys(init_ctx *ctx)
 {
 	ipar_jobs	keys = {0};
 	ipar_jobs	parent = {0};
-	char		setup[512];
+	char	  **parts;
+	int			nparts = 0;
 	char	   *ts;
-	int			share;
 	bool		ok;
 
 	if (!ipar_open(ctx) || (ts = ipar_index_tablespace(ctx)) == NULL)
 		return false;
-	share = IPAR_MWM_BUDGET_MB / ctx->pool->nconns;
-	snprintf(setup, sizeof(setup),
-			 "select pg_catalog.set_config('maintenance_work_mem', '%dMB', false) "
-			 "from pg_catalog.pg_settings "
-			 "where name = 'maintenance_work_mem' and source = 'default'",
-			 share > IPAR_MWM_DEFAULT_MB ? share : IPAR_MWM_DEFAULT_MB);
+	ok = ipar_partitions(ctx, &parts, &nparts);
 	ipar_add_sql(&keys, "alter table pgbench_branches add primary key (bid)%s", ts);
 	ipar_add_sql(&keys, "alter table pgbench_tellers add primary key (tid)%s", ts);
-	ok = ipar_add_partition_keys(ctx, &keys, ts);
+	for (int i = 0; i < nparts; i++)
+		ipar_add_sql(&keys, "alter table %s add primary key (aid)%s", parts[i], ts);
 	/* the parent's key last: it attaches the partitions' keys */
-	ipar_add_sql(keys.n > 2 ? &parent : &keys,
+	ipar_add_sql(nparts > 0 ? &parent : &keys,
 				 "alter table pgbench_accounts add primary key (aid)%s", ts);
-	ok = ok && ipar_run_jobs(ctx, &keys, share > IPAR_MWM_DEFAULT_MB ? setup : NULL, NULL) &&
-		(parent.n == 0 || ipar_run_jobs(ctx, &parent, NULL, NULL));
+	ok = ok && ipar_run_jobs(ctx, &keys, NULL) &&
+		(parent.n == 0 || ipar_run_jobs(ctx, &parent, NULL));
 	ipar_free_jobs(&keys);
 	ipar_free_jobs(&parent);
+	ipar_free_names(parts, nparts);
 	free(ts);
 	return ok;
 }
