@@ -5,11 +5,14 @@
 # "par", then compares what a user can see: the messages and progress lines
 # (timings masked), the catalogs (relations, columns, constraints, indexes
 # and which parent index each partition's index is attached to), every
-# table's rows (count and digest), and how frozen each table is: tuples with
+# table's rows (count and digest), how frozen each table is: tuples with
 # the frozen bits, pages all-visible and all-frozen in the visibility map,
-# pg_class.relallvisible.  Pages that concurrent loading left empty (new,
-# never initialized) are counted apart: vacuum leaves them out of the map.
-# -j 1 must send the same statements as no -j.
+# pg_class.relallvisible; and the statistics of every table, the
+# partitioned parent too: relpages, reltuples, pg_statistic and pg_stats
+# rows (own and inherited), how many times it was vacuumed and analyzed.
+# Pages that concurrent loading into a partition left empty (new, never
+# initialized) are counted apart: vacuum leaves them out of the map.
+# -j 1 must send the same statements as no -j; -j N no server setting.
 #
 # synchronous_commit is on here: with it off, whether vacuum may mark a page
 # all-visible depends on the WAL writer having flushed the commit (a hint
@@ -97,6 +100,18 @@ select (select count(*) || ' rows, digest ' || coalesce(md5(string_agg(t::text, 
  where relname = '$t'
 SQL
 	}
+	push @parts, $node->query(<<'SQL', dbname => $db) // '';
+select string_agg(format('stats %s relpages %s reltuples %s pg_statistic %s/%s pg_stats %s/%s vacuums %s analyzes %s',
+         c.relname, case when c.relkind = 'r' then (c.relpages = pg_relation_size(c.oid) / 8192)::text
+                         else c.relpages::text end, c.reltuples,
+         (select count(*) from pg_statistic s where s.starelid = c.oid and not s.stainherit),
+         (select count(*) from pg_statistic s where s.starelid = c.oid and s.stainherit),
+         (select count(*) from pg_stats s where s.tablename = c.relname and not s.inherited),
+         (select count(*) from pg_stats s where s.tablename = c.relname and s.inherited),
+         u.vacuum_count, u.analyze_count), E'\n' order by c.relname)
+  from pg_class c left join pg_stat_user_tables u on u.relid = c.oid
+ where c.relname like 'pgbench%' and c.relkind in ('r', 'p') and c.relnamespace = 'public'::regnamespace
+SQL
 	return join("\n", @parts);
 }
 
@@ -115,7 +130,7 @@ sub statements_since
 # Runs ours with -j 1 and with -j $jobs; compares all.
 sub case
 {
-	my ($name, $jobs, $args, %o) = @_;
+	my ($name, $jobs, $args) = @_;
 	my ($rc_s, $out_s, $err_s) = pgbench([ '-j', '1', @$args, 'seq' ], env => \%env);
 	my ($rc_p, $out_p, $err_p) = pgbench([ '-j', $jobs, @$args, 'par' ], env => \%env);
 	is($rc_s, 0, "$name -j 1: exit 0");
@@ -123,15 +138,7 @@ sub case
 	is($out_p, $out_s, "$name -j $jobs: stdout like -j 1");
 	is(mask($err_p), mask($err_s), "$name -j $jobs: messages and progress lines like -j 1")
 	  or diag("-j $jobs:\n$err_p\n-j 1:\n$err_s");
-	my ($par, $seq) = (state_of('par'), state_of('seq'));
-	if ($o{accounts_stats})
-	{
-		# the VACUUM (FREEZE) that stands for COPY FREEZE also sets the statistics
-		like($par, qr/^pgbench_accounts .*relallvisible covers them: true, reltuples [1-9]/m,
-			"$name -j $jobs: pgbench_accounts has its statistics");
-		s/^(pgbench_accounts .*relallvisible covers them:) \w+, reltuples \S+$/$1 X/m for $par, $seq;
-	}
-	is($par, $seq, "$name -j $jobs: database like -j 1");
+	is(state_of('par'), state_of('seq'), "$name -j $jobs: database like -j 1");
 	return mask($err_p);
 }
 
@@ -150,47 +157,70 @@ sub case
 
 # ---- g and G, plain and partitioned, -j 2 and 3 -------------------------------------
 
+case('g', 2, [ '-i', '-s', '2' ]);
+case('g', 3, [ '-i', '-s', '3' ]);
+case('G', 2, [ '-i', '-I', 'dtGvp', '-s', '2' ]);
 # the progress lines are pgbench's, one per 100000 rows of the whole table
-my $err = case('g', 2, [ '-i', '-s', '2' ]);
+my $err = case('g, 2 range partitions', 2, [ '-i', '-s', '2', '--partitions', '2' ]);
 is(join("\n", grep { /tuples/ } split /\n/, $err),
 	"100000 of 200000 tuples (50%) done (elapsed X s, remaining X s)\n"
 	  . "200000 of 200000 tuples (100%) done (elapsed X s, remaining X s)",
-	'g -j 2: one progress line per 100000 rows of the whole table');
-case('g', 3, [ '-i', '-s', '3' ]);
-case('G', 2, [ '-i', '-I', 'dtGvp', '-s', '2' ]);
+	'g, partitions, -j 2: one progress line per 100000 rows of the whole table');
 case('g, 3 range partitions', 3, [ '-i', '-s', '2', '--partitions', '3', '--partition-method=range' ]);
 case('g, 3 hash partitions', 2, [ '-i', '-s', '2', '--partitions', '3', '--partition-method=hash' ]);
 case('G, 3 hash partitions, foreign keys', 3,
 	[ '-i', '-I', 'dtGvpf', '-s', '2', '--partitions', '3', '--partition-method=hash' ]);
-# no step v: step g freezes by itself; -q: the last line only
-$err = case('g without v, quiet', 5, [ '-i', '-I', 'dtg', '-q', '-s', '2' ], accounts_stats => 1);
+case('g without v', 2, [ '-i', '-I', 'dtg', '-s', '2' ]);
+# -q: the last line only
+$err = case('g without v, partitions, quiet', 5, [ '-i', '-I', 'dtg', '-q', '-s', '2', '--partitions', '2' ]);
 like($err, qr/^200000 of 200000 tuples \(100%\) done/m, 'quiet -j 5: the last line');
 
 # 17 on names the table in the line
 {
-	my ($rc, $out, $e) = pgbench([ '--compat=19', '-j', '2', '-i', '-s', '2', '-I', 'dtg', 'par' ], env => \%env);
+	my ($rc, $out, $e) = pgbench([ '--compat=19', '-j', '2', '-i', '-s', '2', '-I', 'dtg', '--partitions', '2', 'par' ],
+		env => \%env);
 	is($rc, 0, 'compat 19 -j 2: exit 0');
-	is(join("\n", grep { /tuples/ } split /\n/, mask($e)),
+	is(join("\n", grep { /of pgbench_accounts done/ } split /\n/, mask($e)),
 		"100000 of 200000 tuples (50%) of pgbench_accounts done (elapsed X s, remaining X s)\n"
 		  . "200000 of 200000 tuples (100%) of pgbench_accounts done (elapsed X s, remaining X s)",
 		'compat 19 -j 2: the lines name the table');
 }
 
-# ---- maintenance_work_mem of the key build, and how to turn it off ----------------
+# ---- the statements of -j 2 -----------------------------------------------------------
 
+# An ordinary pgbench_accounts: loaded as with -j 1, COPY FREEZE in the
+# truncating transaction, after one question about the table's kind.
 {
 	my $from = log_size();
-	my ($rc) = pgbench([ '-j', '2', '-i', '-s', '1', 'par' ], env => \%env);
-	is($rc, 0, 'key build: exit 0');
+	my ($rc_s) = pgbench([ '-j', '1', '-i', '-I', 'dtg', '-s', '2', 'seq' ], env => \%env);
+	my ($rc_p) = pgbench([ '-j', '2', '-i', '-I', 'dtg', '-s', '2', 'par' ], env => \%env);
+	is($rc_p, 0, 'g -j 2, ordinary table: exit 0');
+	ok(poll_until(sub { statements_since($from, 'par') =~ /commit/ }), 'g -j 2: statements logged');
 	sleep 1;
-	my ($setup) = statements_since($from, 'par') =~ /statement: (select pg_catalog\.set_config\('maintenance_work_mem'.*)/;
-	like($setup // '', qr/set_config\('maintenance_work_mem', '512MB', false\)/,
-		'-j 2: each connection of step p asks for 512MB of maintenance_work_mem');
-	# the same statement in a session where the user set the value: no change
-	is($node->psql($setup // 'select 1', dbname => 'par'), '512MB', 'taken when nothing else set it');
-	local $ENV{PGOPTIONS} = '-c maintenance_work_mem=70MB';
-	is($node->psql("$setup; show maintenance_work_mem", dbname => 'par'), '70MB',
-		'PGOPTIONS turns it off');
+	my $par = statements_since($from, 'par');
+	ok($par =~ s/^LOG:  execute <unnamed>: SELECT relkind FROM pg_catalog\.pg_class WHERE oid=\$1::pg_catalog\.regclass\n^DETAIL:  parameters: \$1 = 'pgbench_accounts'\n//m,
+		'g -j 2: asks whether pgbench_accounts is partitioned');
+	is($par, statements_since($from, 'seq'), 'g -j 2, ordinary table: then the statements of -j 1');
+	like($par, qr/^LOG:  statement: copy pgbench_accounts from stdin with \(freeze on\)\nLOG:  statement: commit$/m,
+		'g -j 2: pgbench_accounts by COPY FREEZE');
+}
+
+# A partitioned one: each partition vacuumed (concurrently), then the
+# parent analyzed, which analyzes the partitions too; no server setting.
+{
+	my $from = log_size();
+	my ($rc) = pgbench([ '-j', '2', '-i', '-s', '1', '--partitions', '2', 'par' ], env => \%env);
+	is($rc, 0, 'partitions -j 2: exit 0');
+	ok(poll_until(sub { statements_since($from, 'par') =~ /alter table pgbench_accounts add primary key/ }),
+		'partitions -j 2: statements logged');
+	sleep 1;
+	my @vacuum = sort grep { /vacuum|analyze/ } split /\n/, statements_since($from, 'par');
+	is(join("\n", @vacuum),
+		join("\n", map { "LOG:  statement: $_" } 'analyze pgbench_accounts',
+			'vacuum "pgbench_accounts_1"', 'vacuum "pgbench_accounts_2"', 'vacuum analyze pgbench_branches',
+			'vacuum analyze pgbench_history', 'vacuum analyze pgbench_tellers'),
+		'partitions -j 2: the partitions vacuumed, the parent analyzed');
+	unlike(statements_since($from, 'par'), qr/\bset\b|set_config/i, '-j 2 changes no server setting');
 }
 
 # ---- failures: one message, pgbench's wording ---------------------------------------
