@@ -39,7 +39,8 @@ sub run_during
 	my ($o, $e) = ('', '');
 	local %ENV = (%ENV, %env);
 	# the backends of the run before may still be exiting: the fault must
-	# hit this run's
+	# hit this run's (whatever their state: on a busy machine a client may
+	# leave its backend idle for a while)
 	poll_until(sub { $node->psql($no_backend, allow_fail => 1) eq 't' }, 60);
 	my $h = IPC::Run::start([ $path, @$args ], '<', \undef, '>', \$o, '2>', \$e,
 		IPC::Run::timeout(120));
@@ -62,7 +63,7 @@ my $abort_line = qr/(?:FATAL:  [^\n]*\n)*(?:pgbench: error: client N script N ab
 
 my $pgbench_busy = "select count(*) >= 2 from pg_stat_activity where application_name = 'pgbench' and state = 'active'";
 my $terminate = "select count(pg_terminate_backend(pid)) from pg_stat_activity "
-  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench' and state = 'active')";
+  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench')";
 
 # ---- a backend terminated ---------------------------------------------------
 
