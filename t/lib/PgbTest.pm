@@ -392,18 +392,11 @@ sub env
 sub psql
 {
 	my ($self, $sql, %o) = @_;
-	my ($out, $err) = ('', '');
 	my @cmd = ("$self->{bindir}/psql", '-XAtq', '-v', 'ON_ERROR_STOP=1',
 		'-h', $self->{sock}, '-p', $self->{port}, '-U', 'postgres',
 		'-d', $o{dbname} || 'postgres', '-c', $sql);
-	if ($PgbTest::FAST_SPAWN)
-	{
-		($out, $err) = PgbTest::_run_forked(\@cmd, '', 300);
-	}
-	else
-	{
-		IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
-	}
+	# run_cmd leaves $? as the command's wait status (FAST_SPAWN or not)
+	my (undef, $out, $err) = PgbTest::run_cmd(\@cmd);
 	die "psql failed: $sql\n$err" if $? && !$o{allow_fail};
 	chomp $out;
 	return $out;
