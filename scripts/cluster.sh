@@ -5,8 +5,19 @@
 #   cluster_stop DIR
 # As root the server runs as the unprivileged "postgres" user: initdb refuses root.
 
+# The server: $PGBTEST_SERVER names its bin directory, or a major that
+# scripts/pg-server installs (the distribution's when it has that major);
+# unset, the distribution's (pg_config --bindir).
 cluster_bindir() {
-	local b
+	local b want=${PGBTEST_SERVER:-}
+	if [ -n "$want" ]; then
+		case $want in
+		*/*) [ -x "$want/initdb" ] && { echo "$want"; return; }
+			echo "PGBTEST_SERVER=$want: no initdb there" >&2; return 1 ;;
+		*) [ -x "/usr/lib/postgresql/$want/bin/initdb" ] && { echo "/usr/lib/postgresql/$want/bin"; return; }
+			"$(dirname "${BASH_SOURCE[0]}")/pg-server" "$want"; return ;;
+		esac
+	fi
 	b=$(pg_config --bindir 2>/dev/null)
 	if [ -n "$b" ] && [ -x "$b/initdb" ]; then echo "$b"; return; fi
 	for v in 19 18 17 16 15; do

@@ -126,7 +126,7 @@ SKIP:
 	skip 'no 19beta1 pgbench to compare with', 1 unless $ref19;
 
 	my $err = case19('default', ['-i'], sql_like =>
-		  qr/SELECT relkind FROM pg_catalog\.pg_class WHERE oid=\$1::pg_catalog\.regclass\n.*parameters: \$1 = 'pgbench_branches'\n.*copy pgbench_branches from stdin with \(freeze on\)/);
+		  qr/SELECT relkind FROM pg_catalog\.pg_class WHERE oid=\$1::pg_catalog\.regclass\n.*(?i:parameters): \$1 = 'pgbench_branches'\n.*copy pgbench_branches from stdin with \(freeze on\)/);
 	is($err, <<'EOF', '19 default: messages');
 dropping old tables...
 NOTICE:  table "pgbench_accounts" does not exist, skipping

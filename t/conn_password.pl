@@ -17,7 +17,7 @@ $node->psql('SELECT pg_reload_conf()');
 # the server reloads in the background: wait until pwuser is asked for a
 # password (psql -w fails instead of prompting) rather than a fixed second
 my $asked = PgbTest::poll_until(sub {
-	my ($rc, $out, $err) = run_cmd([ "$node->{bindir}/psql", '-w', '-XAtq', '-h', $node->host,
+	my ($rc, $out, $err) = run_cmd([ $node->psql_path, '-w', '-XAtq', '-h', $node->host,
 			'-p', $node->port, '-U', 'pwuser', '-d', 'postgres', '-c', 'select 1' ],
 		env => { PGPASSWORD => undef });
 	return $rc != 0 && $err =~ /password/;

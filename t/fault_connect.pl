@@ -7,8 +7,6 @@
 use strict;
 use warnings;
 
-use IO::Select;
-use IO::Socket::UNIX;
 use File::Temp qw(tempdir);
 use PgbTest;
 use Test::More;
@@ -32,53 +30,9 @@ sub proxy
 	my (%o) = @_;
 	my $dir = tempdir('proxy_XXXXXX', DIR => $tmp);
 	my $port = $proxy_port++;
-	my $path = "$dir/.s.PGSQL.$port";
-	my $listen = IO::Socket::UNIX->new(Type => SOCK_STREAM, Local => $path,
-		Listen => $o{backlog} || 128) or die "cannot listen on $path: $!";
-	my $pid = fork();
-	die "fork: $!" unless defined $pid;
-	if ($pid == 0)
-	{
-		my $forward = $o{forward} || 0;
-		my $sel = IO::Select->new($listen);
-		my (%peer, @held);
-		for (;;)
-		{
-			for my $s ($sel->can_read)
-			{
-				if ($s == $listen)
-				{
-					my $c = $listen->accept or next;
-					Time::HiRes::sleep($o{accept_pause}) if $o{accept_pause};
-					if ($forward-- > 0)
-					{
-						my $t = IO::Socket::UNIX->new(Type => SOCK_STREAM, Peer => $target)
-						  or die "cannot reach the cluster: $!";
-						@peer{ $c, $t } = ($t, $c);
-						$sel->add($c, $t);
-					}
-					else { push @held, $c; }
-					next;
-				}
-				my $o = $peer{$s};
-				my $buf;
-				if (!sysread($s, $buf, 65536))
-				{
-					$sel->remove($s, $o);
-					delete @peer{ $s, $o };
-					close $s;
-					close $o;
-					next;
-				}
-				syswrite($o, $buf);
-			}
-		}
-	}
-	close $listen;
+	my $pid = start_proxy(path => "$dir/.s.PGSQL.$port", target => $target, %o);
 	return ($dir, $port, $pid);
 }
-
-sub stop_proxy { my ($pid) = @_; kill 'KILL', $pid; waitpid($pid, 0); }
 
 # Run ours and, when there, pgbench 15 with the same arguments through a
 # fresh proxy each; exact stderr and exit code must agree.  Returns ours.

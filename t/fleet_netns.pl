@@ -68,7 +68,7 @@ is($rc, 0, 'initialize the tables');
 
 # A role that may connect and read the tables, nothing more.
 $node->psql(q{CREATE ROLE fleet LOGIN; GRANT SELECT ON pgbench_accounts, pgbench_branches TO fleet});
-my $denied = `$node->{bindir}/psql -XAtq -h $env{PGHOST} -p $env{PGPORT} -U fleet -d postgres -c 'CREATE TABLE fleet_t (i int)' 2>&1`;
+my $denied = `@{[$node->psql_path]} -XAtq -h $env{PGHOST} -p $env{PGPORT} -U fleet -d postgres -c 'CREATE TABLE fleet_t (i int)' 2>&1`;
 like($denied, qr/permission denied/, 'the role fleet may not create tables');
 
 sub slurp_json { return decode_json(PgbTest::slurp($_[0])); }

@@ -77,7 +77,7 @@ $node->psql('create table res (mode text, lit text, same bool, col int, stmt tex
 my $select = qq{SELECT :'v' AS lit, :'v' = E'it\\'s a \\\\ b' AS same, :"c" AS col FROM q};
 
 # psql -e echoes the query with the variables interpolated
-my ($prc, $psql_out) = run_cmd([ $node->{bindir} . '/psql', '-X', '-e', '-q', '-v', "v=$value",
+my ($prc, $psql_out) = run_cmd([ $node->psql_path, '-X', '-e', '-q', '-v', "v=$value",
 	'-v', "c=$column", '-h', $node->host, '-p', $node->port, '-U', 'postgres',
 	'-d', 'postgres' ], stdin => "$select;\n");
 my ($expected) = $psql_out =~ /^(SELECT .*);$/m;

@@ -198,7 +198,7 @@ like($err, qr/^200000 of 200000 tuples \(100%\) done/m, 'quiet -j 5: the last li
 	ok(poll_until(sub { statements_since($from, 'par') =~ /commit/ }), 'g -j 2: statements logged');
 	sleep 1;
 	my $par = statements_since($from, 'par');
-	ok($par =~ s/^LOG:  execute <unnamed>: SELECT relkind FROM pg_catalog\.pg_class WHERE oid=\$1::pg_catalog\.regclass\n^DETAIL:  parameters: \$1 = 'pgbench_accounts'\n//m,
+	ok($par =~ s/^LOG:  execute <unnamed>: SELECT relkind FROM pg_catalog\.pg_class WHERE oid=\$1::pg_catalog\.regclass\n^DETAIL:  [Pp]arameters: \$1 = 'pgbench_accounts'\n//m,
 		'g -j 2: asks whether pgbench_accounts is partitioned');
 	is($par, statements_since($from, 'seq'), 'g -j 2, ordinary table: then the statements of -j 1');
 	like($par, qr/^LOG:  statement: copy pgbench_accounts from stdin with \(freeze on\)\nLOG:  statement: commit$/m,

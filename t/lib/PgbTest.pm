@@ -15,10 +15,13 @@ use IPC::Run ();
 use Test::More;
 use POSIX ();
 use Time::HiRes ();
+use File::Basename ();
+use Socket ();
 
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
   start_cluster our_pgbench_path system_pgbench_path mask_timings
-  same_as_system timed_pgbench overhead_of late_bound poll_until);
+  same_as_system timed_pgbench overhead_of late_bound poll_until
+  start_proxy stop_proxy);
 
 # see _run_forked
 our $FAST_SPAWN = 0;
@@ -174,6 +177,34 @@ sub poll_until
 	}
 }
 
+# start_proxy(path => SOCKET, target => SOCKET, forward => N, backlog => N,
+#   accept_pause => SECONDS) -> pid of a Unix-socket proxy listening on
+# path (t/lib/sockproxy.pl says what it does).  The listening socket is
+# made here, so it accepts before this returns; the proxy is a process of
+# its own (fork, then exec), which cannot run this test's cleanup.
+sub start_proxy
+{
+	my (%o) = @_;
+	require IO::Socket::UNIX;
+	require Fcntl;
+	my $listen = IO::Socket::UNIX->new(Type => Socket::SOCK_STREAM(), Local => $o{path},
+		Listen => $o{backlog} || 128) or die "cannot listen on $o{path}: $!";
+	my $flags = fcntl($listen, Fcntl::F_GETFD(), 0) or die "fcntl: $!";
+	fcntl($listen, Fcntl::F_SETFD(), $flags & ~Fcntl::FD_CLOEXEC()) or die "fcntl: $!";
+	my $helper = File::Basename::dirname(__FILE__) . '/sockproxy.pl';
+	my $pid = fork() // die "cannot fork: $!";
+	if ($pid == 0)
+	{
+		{ no warnings 'exec'; exec($^X, $helper, fileno($listen), $o{target},
+			$o{forward} || 0, $o{accept_pause} || 0); }
+		POSIX::_exit(127);
+	}
+	close $listen;
+	return $pid;
+}
+
+sub stop_proxy { my ($pid) = @_; kill 'KILL', $pid; waitpid($pid, 0); return; }
+
 sub slurp
 {
 	my ($path) = @_;
@@ -228,19 +259,71 @@ sub same_as_system
 package PgbTest::Cluster;
 
 use Fcntl qw(:flock);
+use File::Basename ();
 use File::Spec ();
 use File::Temp qw(tempdir);
 
-sub _bindir
+# The server under test: $PGBTEST_SERVER names a bin directory holding
+# initdb, pg_ctl and postgres, or a major (13 to 18) that scripts/pg-server
+# installs once into its cache (the distribution's own server when it is
+# that major); unset, the distribution's server (pg_config --bindir).  The
+# client side, psql and libpq, is always the distribution's.
+my %server_cache;
+
+sub _server_bindir
+{
+	my $want = $ENV{PGBTEST_SERVER} // '';
+	return $server_cache{$want} if $server_cache{$want};
+	my $dir;
+	if ($want eq '')
+	{
+		$dir = _client_bindir();
+		-x "$dir/initdb" or die "no initdb in $dir (set PGBTEST_SERVER)\n";
+	}
+	elsif ($want =~ m{/})
+	{
+		-x "$want/initdb" && -x "$want/pg_ctl"
+		  or die "PGBTEST_SERVER=$want: no initdb and pg_ctl there\n";
+		$dir = $want;
+	}
+	elsif ($want =~ /^(\d+)(?:\.\d+)?$/)
+	{
+		my $major = $1;
+		if ($want eq $major && -x "/usr/lib/postgresql/$major/bin/initdb")
+		{
+			$dir = "/usr/lib/postgresql/$major/bin";
+		}
+		else
+		{
+			# tests running side by side take turns to install it
+			my $script = File::Spec->rel2abs(File::Basename::dirname(__FILE__) . '/../../scripts/pg-server');
+			open my $lock, '>', File::Spec->tmpdir() . "/pgbtest_server_uid$>.lock" or die "lock: $!";
+			flock($lock, LOCK_EX) or die "cannot lock: $!";
+			$dir = `"$script" "$want"`;
+			close $lock;
+			chomp $dir;
+			die "PGBTEST_SERVER=$want: scripts/pg-server could not install it\n" if $? || !$dir;
+		}
+	}
+	else
+	{
+		die "PGBTEST_SERVER=$want: neither a bin directory nor a major\n";
+	}
+	return $server_cache{$want} = $dir;
+}
+
+# The distribution's client programs (psql): pg_config's bin directory, else
+# the newest /usr/lib/postgresql/N/bin that has psql.
+sub _client_bindir
 {
 	my $b = `pg_config --bindir 2>/dev/null`;
 	chomp $b;
-	return $b if $b && -x "$b/initdb";
-	for my $v (19, 18, 17, 16, 15)
+	return $b if $b && -x "$b/psql";
+	for my $v (reverse 10 .. 30)
 	{
-		return "/usr/lib/postgresql/$v/bin" if -x "/usr/lib/postgresql/$v/bin/initdb";
+		return "/usr/lib/postgresql/$v/bin" if -x "/usr/lib/postgresql/$v/bin/psql";
 	}
-	die "no initdb found\n";
+	die "no psql found\n";
 }
 
 sub _as_user
@@ -307,7 +390,10 @@ sub _template
 sub new
 {
 	my ($class, %o) = @_;
-	my $self = bless { bindir => _bindir(), netns => $o{netns} }, $class;
+	# owner: the process that started it, the only one that stops it (a
+	# forked helper that exits through Perl's normal path must not)
+	my $self = bless { bindir => _server_bindir(), clientdir => _client_bindir(),
+		netns => $o{netns}, owner => $$ }, $class;
 	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
 	chmod 0755, $base;
 	$self->{base} = $base;
@@ -374,6 +460,14 @@ sub new
 }
 
 sub host { $_[0]{sock} }
+sub psql_path { "$_[0]{clientdir}/psql" }
+
+# version_num -> the server's version as a number, 180004 for 18.4
+sub version_num
+{
+	my ($self) = @_;
+	return $self->{version_num} //= $self->query('show server_version_num');
+}
 sub port { $_[0]{port} }
 
 # Environment for a client of this cluster.
@@ -392,7 +486,7 @@ sub env
 sub psql
 {
 	my ($self, $sql, %o) = @_;
-	my @cmd = ("$self->{bindir}/psql", '-XAtq', '-v', 'ON_ERROR_STOP=1',
+	my @cmd = ($self->psql_path, '-XAtq', '-v', 'ON_ERROR_STOP=1',
 		'-h', $self->{sock}, '-p', $self->{port}, '-U', 'postgres',
 		'-d', $o{dbname} || 'postgres', '-c', $sql);
 	# run_cmd leaves $? as the command's wait status (FAST_SPAWN or not)
@@ -435,7 +529,7 @@ sub _session
 {
 	my ($self, $db) = @_;
 	my $s = { in => '', out => '', err => '', n => 0, timer => IPC::Run::timeout(300) };
-	my @cmd = ("$self->{bindir}/psql", '-XAtq', '-h', $self->{sock}, '-p', $self->{port},
+	my @cmd = ($self->psql_path, '-XAtq', '-h', $self->{sock}, '-p', $self->{port},
 		'-U', 'postgres', '-d', $db);
 	$s->{h} = IPC::Run::start(\@cmd, '<', \$s->{in}, '>', \$s->{out}, '2>', \$s->{err}, $s->{timer});
 	return $s;
@@ -444,6 +538,7 @@ sub _session
 sub stop
 {
 	my ($self) = @_;
+	return if $$ != $self->{owner};
 	for my $s (values %{ $self->{sessions} || {} })
 	{
 		$s->{in} .= "\\q\n";
