@@ -102,7 +102,10 @@ sub case19
 {
 	my ($name, $args, %o) = @_;
 	my $from = log_size();
-	my ($rc_o, $out_o, $err_o) = pgbench([ '--compat=19', @$args, $o{db_ours} // 'ours' ], env => \%env);
+	# mode => 18: ours in mode 18, which initializes as 19 does
+	my $mode = $o{mode} // 19;
+	$name = "$name (mode $mode)" if $mode != 19;
+	my ($rc_o, $out_o, $err_o) = pgbench([ "--compat=$mode", @$args, $o{db_ours} // 'ours' ], env => \%env);
 	my ($rc_t, $out_t, $err_t) = run_cmd([ $ref19, @$args, $o{db_theirs} // 'theirs' ], env => \%env);
 	is($rc_o, $rc_t, "19 $name: exit code $rc_t like 19beta1");
 	is($out_o, $out_t, "19 $name: stdout like 19beta1");
@@ -150,6 +153,19 @@ EOF
 	case19('range partitions, server-side, foreign keys',
 		[ '-i', '-I', 'dtGvpf', '-s', '2', '--partitions=3', '--partition-method=range' ]);
 	case19('hash partitions, client-side', [ '-i', '--partitions=4', '--partition-method=hash', '--foreign-keys' ]);
+	# --unlogged-tables with partitions: 18 and 19 leave the four tables
+	# logged and make the partitions unlogged, on every server (18 refuses
+	# an unlogged partitioned table)
+	for my $mode (18, 19)
+	{
+		for my $method ('range', 'hash')
+		{
+			my $sql = case19("unlogged tables, $method partitions",
+				[ '-i', '--unlogged-tables', '--partitions=4', "--partition-method=$method" ], mode => $mode);
+			like(state_of('ours'), qr/^rel pgbench_accounts kind=p persistence=p .*\n(?:.*\n)*rel pgbench_accounts_4 kind=r persistence=u /m,
+				"$mode unlogged tables, $method partitions: a logged parent, unlogged partitions");
+		}
+	}
 	case19('repeated steps, blanks', [ '-i', '-I', ' dtg dt ' ]);
 	case19('only blanks', [ '-i', '-I', ' ' ]);
 
@@ -211,6 +227,40 @@ for my $mode (17, 18)
 	is($rc, 0, "$mode: -I g into partitions made earlier succeeds");
 	is($node->query('select count(*) from pgbench_accounts', dbname => 'ours'), '100000',
 		"$mode: all accounts loaded");
+}
+
+# ---- modes 16 and 17: --unlogged-tables with partitions ---------------------------
+
+# pgbench 16 and 17 make every table unlogged, the partitioned parent too;
+# a server from 18 on refuses an unlogged partitioned table, and there the
+# parent alone is logged (pgbench 16/17 fail).  Below 18 the schema is the
+# system pgbench's.
+my $system = system_pgbench_path();
+for my $mode (16, 17)
+{
+	for my $method ('range', 'hash')
+	{
+		my @args = ('-i', '-q', '-s', '2', '--unlogged-tables', '--partitions=4', "--partition-method=$method");
+		my ($rc, $out, $err) = pgbench([ "--compat=$mode", @args, 'ours' ], env => \%env);
+		is($rc, 0, "$mode unlogged tables, $method partitions: exit 0") or diag($err);
+		my $persistence = $node->query(
+			"select string_agg(relname || ':' || relpersistence::text, ' ' order by relname) from pg_class "
+			  . "where relname like 'pgbench%' and relkind in ('r', 'p')", dbname => 'ours');
+		my $parent = $node->version_num >= 180000 ? 'p' : 'u';
+		is($persistence, "pgbench_accounts:$parent "
+			  . join(' ', map { "pgbench_accounts_$_:u" } 1 .. 4)
+			  . ' pgbench_branches:u pgbench_history:u pgbench_tellers:u',
+			"$mode unlogged tables, $method partitions: all unlogged"
+			  . ($parent eq 'p' ? ' but the parent (server 18+)' : ''));
+		if ($system && $parent eq 'u')
+		{
+			my ($src) = run_cmd([ $system, @args, 'theirs' ], env => \%env);
+			is($src, 0, "$mode unlogged tables, $method partitions: pgbench 15 too");
+			# the schema only: pgbench 15 INSERTs the small tables, 16 on COPY them FREEZE
+			is($node->query($schema_sql, dbname => 'ours'), $node->query($schema_sql, dbname => 'theirs'),
+				"$mode unlogged tables, $method partitions: schema like pgbench 15's");
+		}
+	}
 }
 
 # 17 leaves a progress line shorter than the previous one unpadded, 18 pads
