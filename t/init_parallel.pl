@@ -115,6 +115,19 @@ SQL
 	return join("\n", @parts);
 }
 
+# state_of($db) once the statistics of its last run have arrived: below
+# server 15 a separate collector process receives them some time after the
+# run ends, so the vacuum and analyze counts of $db are waited for until
+# the state equals that of $like (for 30 s at most); from 15 on they are
+# there when the run ends.
+sub settled_state
+{
+	my ($db, $like) = @_;
+	return state_of($db) if $node->version_num >= 150000;
+	my $want = state_of($like);
+	return poll_until(sub { my $s = state_of($db); $s eq $want ? $s : undef }, 30) // state_of($db);
+}
+
 sub log_size { return -s "$node->{base}/server.log"; }
 
 # The statements database $db received since the log had $from bytes.
@@ -138,7 +151,7 @@ sub case
 	is($out_p, $out_s, "$name -j $jobs: stdout like -j 1");
 	is(mask($err_p), mask($err_s), "$name -j $jobs: messages and progress lines like -j 1")
 	  or diag("-j $jobs:\n$err_p\n-j 1:\n$err_s");
-	is(state_of('par'), state_of('seq'), "$name -j $jobs: database like -j 1");
+	is(settled_state('par', 'seq'), state_of('seq'), "$name -j $jobs: database like -j 1");
 	return mask($err_p);
 }
 
@@ -152,7 +165,7 @@ sub case
 	ok(poll_until(sub { statements_since($from, 'par') =~ /primary key/ }), '-j 1: statements logged');
 	sleep 1;
 	is(statements_since($from, 'par'), statements_since($from, 'seq'), '-j 1: the same SQL as without -j');
-	is(state_of('par'), state_of('seq'), '-j 1: the same database');
+	is(settled_state('par', 'seq'), state_of('seq'), '-j 1: the same database');
 }
 
 # ---- g and G, plain and partitioned, -j 2 and 3 -------------------------------------
@@ -201,8 +214,10 @@ like($err, qr/^200000 of 200000 tuples \(100%\) done/m, 'quiet -j 5: the last li
 	ok($par =~ s/^LOG:  execute <unnamed>: SELECT relkind FROM pg_catalog\.pg_class WHERE oid=\$1::pg_catalog\.regclass\n^DETAIL:  [Pp]arameters: \$1 = 'pgbench_accounts'\n//m,
 		'g -j 2: asks whether pgbench_accounts is partitioned');
 	is($par, statements_since($from, 'seq'), 'g -j 2, ordinary table: then the statements of -j 1');
-	like($par, qr/^LOG:  statement: copy pgbench_accounts from stdin with \(freeze on\)\nLOG:  statement: commit$/m,
-		'g -j 2: pgbench_accounts by COPY FREEZE');
+	# COPY FREEZE from server 14 on
+	my $with = $node->version_num >= 140000 ? ' with \(freeze on\)' : '';
+	like($par, qr/^LOG:  statement: copy pgbench_accounts from stdin$with\nLOG:  statement: commit$/m,
+		'g -j 2: pgbench_accounts by COPY' . ($with ? ' FREEZE' : ''));
 }
 
 # A partitioned one: each partition vacuumed (concurrently), then the
