@@ -11,12 +11,8 @@
 cluster_bindir() {
 	local b want=${PGBTEST_SERVER:-}
 	if [ -n "$want" ]; then
-		case $want in
-		*/*) [ -x "$want/initdb" ] && { echo "$want"; return; }
-			echo "PGBTEST_SERVER=$want: no initdb there" >&2; return 1 ;;
-		*) [ -x "/usr/lib/postgresql/$want/bin/initdb" ] && { echo "/usr/lib/postgresql/$want/bin"; return; }
-			"$(dirname "${BASH_SOURCE[0]}")/pg-server" "$want"; return ;;
-		esac
+		"$(dirname "${BASH_SOURCE[0]}")/pg-server" "$want"
+		return
 	fi
 	b=$(pg_config --bindir 2>/dev/null)
 	if [ -n "$b" ] && [ -x "$b/initdb" ]; then echo "$b"; return; fi

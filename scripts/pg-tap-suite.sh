@@ -21,6 +21,9 @@
 #   --suite-dir DIR  use DIR/t (the suite's *.pl) and DIR/perl (the directory
 #                    holding PostgreSQL/Test/*.pm) instead of a source tree
 #   --compat N       run ours with PGBENCH_COMPAT=N
+#   --server N|DIR   run the clusters on PostgreSQL major N (scripts/pg-server
+#                    installs it) or on the server whose initdb, pg_ctl and
+#                    postgres are in DIR; psql stays pg_config's
 #   --add-deb-src    if apt knows no source package, add a deb-src entry for
 #                    the archive already configured (root only)
 #   --keep           keep the temporary directory
@@ -87,6 +90,7 @@ major=15
 src=
 suite=
 compat=
+server=
 add_debsrc=0
 keep=0
 compare_only=0
@@ -96,6 +100,7 @@ while [ $# -gt 0 ]; do
 		--src) src=$2; shift 2 ;;
 		--suite-dir) suite=$2; shift 2 ;;
 		--compat) compat=$2; shift 2 ;;
+		--server) server=$2; shift 2 ;;
 		--add-deb-src) add_debsrc=1; shift ;;
 		--keep) keep=1; shift ;;
 		--compare) compare_only=1; shift ;;
@@ -110,6 +115,9 @@ if [ "$compare_only" = 1 ]; then
 fi
 [ $# -ge 1 ] || { echo "usage: $0 [options] OURS [REFERENCE]" >&2; exit 2; }
 bindir=$(pg_config --bindir)
+# the server's programs come first on PATH, the distribution's psql after
+serverdir=$bindir
+[ -z "$server" ] || serverdir=$(bash "$(dirname "$0")/pg-server" "$server") || exit 2
 ours=$(readlink -f "$1")
 ref=$(readlink -f "${2:-$bindir/pgbench}")
 for b in "$ours" "$ref"; do
@@ -189,7 +197,7 @@ run_suite() {
 	chmod 755 "$dir/wrap/pgbench"
 	[ ${#as_user[@]} -eq 0 ] || chown -R postgres "$dir"
 	echo "running the suite against $name: $bin $*" >&2
-	(cd "$dir/pgbench" && "${as_user[@]}" env PATH="$dir/wrap:$bindir:$PATH" \
+	(cd "$dir/pgbench" && "${as_user[@]}" env PATH="$dir/wrap:$serverdir:$bindir:$PATH" \
 		PERL5LIB="$dir/perl" PG_REGRESS="$pg_regress" TESTDIR="$dir/pgbench" \
 		TESTDATADIR="$dir/pgbench/tmp_check" TESTLOGDIR="$dir/pgbench/log" \
 		prove -v t/*.pl > "$dir.tap" 2>"$dir.err") || true

@@ -3,6 +3,12 @@
 # test (C unit tests and Perl TAP tests against real throwaway clusters),
 # then print one line of timing: build, tests, total, and the slowest test.
 # SANITIZE=1 builds with AddressSanitizer and UBSan in build-asan instead.
+# PGBTEST_SERVER=N runs the tests against a PostgreSQL server of major N
+# (13 to 18; scripts/pg-server installs it once), or =DIR against the
+# server whose initdb, pg_ctl and postgres are in DIR; unset, against the
+# distribution's.  Arguments go to meson test (--suite server: only the
+# tests that depend on the server); TEST_LOGBASE names meson's log
+# (default testlog: meson-logs/testlog.json).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -19,8 +25,15 @@ else
 fi
 meson compile -C $dir
 built=$(date +%s)
+if [ -n "${PGBTEST_SERVER:-}" ]; then
+	server=$(bash scripts/pg-server "$PGBTEST_SERVER")
+	export PGBTEST_SERVER=$server
+else
+	server=$(pg_config --bindir)
+fi
+logbase=${TEST_LOGBASE:-testlog}
 rc=0
-meson test -C $dir --print-errorlogs "$@" || rc=$?
+meson test -C $dir --print-errorlogs --logbase "$logbase" "$@" || rc=$?
 done_at=$(date +%s)
 
 # the slowest test and the counts, from meson's log of this run
@@ -30,6 +43,6 @@ summary=$(perl -MJSON::PP -ne '
 	$bad++ unless $r->{result} =~ /^(OK|EXPECTEDFAIL|SKIP)$/;
 	($slow, $t) = ($r->{name}, $r->{duration}) if $r->{duration} > ($t // -1);
 	END { printf "%d tests, %d failed, slowest %s %.0f s", $n, $bad, $slow // "-", $t // 0 }
-' "$dir/meson-logs/testlog.json" 2>/dev/null || echo "no test log")
-echo "test.sh ($dir): build $((built - start)) s, tests $((done_at - built)) s, total $((done_at - start)) s; $summary"
+' "$dir/meson-logs/$logbase.json" 2>/dev/null || echo "no test log")
+echo "test.sh ($dir, server $("$server/postgres" --version | sed 's/.* //')): build $((built - start)) s, tests $((done_at - built)) s, total $((done_at - start)) s; $summary"
 exit $rc

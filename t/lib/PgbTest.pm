@@ -264,10 +264,11 @@ use File::Spec ();
 use File::Temp qw(tempdir);
 
 # The server under test: $PGBTEST_SERVER names a bin directory holding
-# initdb, pg_ctl and postgres, or a major (13 to 18) that scripts/pg-server
-# installs once into its cache (the distribution's own server when it is
-# that major); unset, the distribution's server (pg_config --bindir).  The
-# client side, psql and libpq, is always the distribution's.
+# initdb, pg_ctl and postgres, or a major (13 to 18), either resolved by
+# scripts/pg-server (the distribution's server of that major, else a build
+# it installs once into its cache); unset, the distribution's server
+# (pg_config --bindir).  The client side, psql and libpq, is always the
+# distribution's.
 my %server_cache;
 
 sub _server_bindir
@@ -280,34 +281,17 @@ sub _server_bindir
 		$dir = _client_bindir();
 		-x "$dir/initdb" or die "no initdb in $dir (set PGBTEST_SERVER)\n";
 	}
-	elsif ($want =~ m{/})
-	{
-		-x "$want/initdb" && -x "$want/pg_ctl"
-		  or die "PGBTEST_SERVER=$want: no initdb and pg_ctl there\n";
-		$dir = $want;
-	}
-	elsif ($want =~ /^(\d+)(?:\.\d+)?$/)
-	{
-		my $major = $1;
-		if ($want eq $major && -x "/usr/lib/postgresql/$major/bin/initdb")
-		{
-			$dir = "/usr/lib/postgresql/$major/bin";
-		}
-		else
-		{
-			# tests running side by side take turns to install it
-			my $script = File::Spec->rel2abs(File::Basename::dirname(__FILE__) . '/../../scripts/pg-server');
-			open my $lock, '>', File::Spec->tmpdir() . "/pgbtest_server_uid$>.lock" or die "lock: $!";
-			flock($lock, LOCK_EX) or die "cannot lock: $!";
-			$dir = `"$script" "$want"`;
-			close $lock;
-			chomp $dir;
-			die "PGBTEST_SERVER=$want: scripts/pg-server could not install it\n" if $? || !$dir;
-		}
-	}
 	else
 	{
-		die "PGBTEST_SERVER=$want: neither a bin directory nor a major\n";
+		# tests running side by side take turns to install it
+		my $script = File::Spec->rel2abs(File::Basename::dirname(__FILE__) . '/../../scripts/pg-server');
+		open my $lock, '>', File::Spec->tmpdir() . "/pgbtest_server_uid$>.lock" or die "lock: $!";
+		flock($lock, LOCK_EX) or die "cannot lock: $!";
+		$dir = `bash "$script" "$want"`;
+		my $failed = $?;
+		close $lock;
+		chomp $dir;
+		die "PGBTEST_SERVER=$want: scripts/pg-server could not find or install it\n" if $failed || !$dir;
 	}
 	return $server_cache{$want} = $dir;
 }
