@@ -39,7 +39,10 @@ is($rc, 0, '-C: exit code');
 like($out,
 	qr/\nnumber of transactions actually processed: 15\/15\nnumber of failed transactions: 0 \(0\.000%\)\nlatency average = $num ms\naverage connection time = $num ms\ntps = $num \(including reconnection times\)\n\z/,
 	'-C: the report ends with the connection figures');
-my $after = $node->psql($sessions_sql);
+# a backend counts its session in the statistics as it exits, which may be
+# a moment after pgbench has gone (later on a busy machine): wait for it
+my $after = poll_until(sub { my $n = $node->query($sessions_sql); $n - $before >= 16 ? $n : 0 }, 60)
+  // $node->query($sessions_sql);
 cmp_ok($after - $before, '>=', 16, "-C: one session per transaction plus set-up ($before -> $after)");
 
 # -C whose connections fail: the client aborts, the run goes on
@@ -59,7 +62,13 @@ my $elapsed;
 ($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-R', '200', '-T', '2', '-c', '2' ]);
 is($rc, 0, '-R 200 -T 2: exit code');
 my $n = processed($out);
-ok($n >= 250 && $n <= 550, "-R 200 -T 2: about 400 transactions ($n)");
+# 400 expected (Poisson: sd 20); the clients may end up to their largest
+# schedule lag behind, a lag that only a stalled machine makes long: what
+# they could not run in it (200 a second) is not held against them
+my ($maxlag) = $out =~ /^rate limit schedule lag: avg [\d.]+ \(max ([\d.]+)\) ms$/m;
+my $least = 250 - 200 * ($maxlag // 0) / 1000;
+ok($n >= $least && $n <= 550,
+	sprintf('-R 200 -T 2: about 400 transactions (%d in [%.0f, 550], max lag %s ms)', $n, $least, $maxlag // '?'));
 like($out,
 	qr/\nlatency average = $num ms\nlatency stddev = $num ms\nrate limit schedule lag: avg $num \(max $num\) ms\ninitial connection time = $num ms\ntps = $num \(without initial connection time\)\n\z/,
 	'-R: latency measured, schedule lag reported');
