@@ -72,10 +72,11 @@ for my $case (@CASES)
 
 # Retries stop at the deadline: a try failing after it ends the client and
 # the transaction is counted nowhere, as pgbench 15 does.  Every try fails
-# (SQLSTATE 40001) 1.2 s after it starts: the first transaction fails for
-# good at 2.4 s (two tries), the second one's first try ends at 3.6 s,
-# after -T 3.
-write_file('ser.sql', "\\sleep 1200 ms\n"
+# (SQLSTATE 40001) 1.05 s after it starts: the first transaction fails for
+# good at 2.1 s (two tries; 0.9 s to spare for a loaded machine), the
+# second one's first try ends at 3.15 s at the earliest, after -T 3
+# whatever the machine (lateness only delays it further).
+write_file('ser.sql', "\\sleep 1050 ms\n"
 	  . "DO \$\$ BEGIN RAISE EXCEPTION 'boom' USING ERRCODE = '40001'; END \$\$;\n");
 my @retry = ('-n', '--max-tries=2', '-T', '3', '-c', '2', '-f', 'ser.sql');
 my @want = (
