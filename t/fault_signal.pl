@@ -43,6 +43,23 @@ sub lines_in
 	return $n;
 }
 
+# Whether SIGINT is pending for the process or any of its threads
+# (/proc/PID/status and /proc/PID/task/*/status: ShdPnd, SigPnd).
+sub sigint_pending
+{
+	my ($pid) = @_;
+	for my $f ("/proc/$pid/status", glob("/proc/$pid/task/*/status"))
+	{
+		open my $fh, '<', $f or next;
+		while (my $l = <$fh>)
+		{
+			return 1 if $l =~ /^(?:ShdPnd|SigPnd):\s*([0-9a-f]+)/ && hex(substr($1, -8)) & (1 << 1);
+		}
+		close $fh;
+	}
+	return 0;
+}
+
 # Start our pgbench in the background; returns the harness and the
 # references its output goes to.
 sub start_ours
@@ -135,7 +152,13 @@ for my $case ([ 'INT', 130 ], [ 'TERM', 143 ])
 	my $client = poll_until(sub { $listener->accept }, 60);
 	ok($client, 'pgbench connects to the silent server');
 	$h->signal('INT');
-	# apart enough that the kernel cannot merge the two into one
+	# the second must not be sent while the first is still pending (the
+	# kernel would merge the two into one): wait until the process has
+	# taken it, however long a busy machine leaves it unscheduled
+	my $pid = $h->{KIDS}[0]{PID};
+	my $taken = poll_until(sub { !sigint_pending($pid) }, 60);
+	ok($taken, 'the first SIGINT is delivered');
+	# then a second to show that it does not end the run
 	Time::HiRes::sleep(1);
 	ok($h->pumpable, 'the first SIGINT waits for the connection to end');
 	$h->signal('INT');
