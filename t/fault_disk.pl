@@ -17,7 +17,10 @@ if (system("mount -t tmpfs -o size=64k pgbtest_full '$mnt' 2>/dev/null") != 0)
 	plan skip_all => 'cannot mount a tmpfs here (root and CAP_SYS_ADMIN are needed)';
 }
 my $mounted = 1;
-END { system('umount', $mnt) if $mounted; }
+# only this process unmounts: a forked child leaving through Perl's exit
+# must not take the filesystem from under the test
+my $owner = $$;
+END { system('umount', $mnt) if $mounted && $$ == $owner; }
 
 my $node = start_cluster();
 my %env = %{ $node->env };
