@@ -29,10 +29,13 @@ my $pgbench = PgbTest::our_pgbench_path();
 
 my $tag = sprintf('pf%d', $$ % 100000);
 my @made;    # namespaces to delete at the end
+my $owner = $$;
 
+# only this process deletes them: a forked child leaving through Perl's
+# exit must not take the namespaces from under the test
 END
 {
-	system('ip', 'netns', 'del', $_) for @made;
+	if ($$ == $owner) { system('ip', 'netns', 'del', $_) for @made; }
 }
 
 sub sh { return system(@_) == 0; }
@@ -152,8 +155,14 @@ SKIP:
 		sleep 1;    # staggered: the first ones wait for the last
 	}
 
-	# the group has started (a margin of 1 s after the third joined): too late
-	sleep 3;
+	# the group has started (every instance has printed a progress line, a
+	# second into the run, which lasts 10 s): too late.  Polled rather than
+	# a fixed sleep, which a busy machine may outrun.
+	my $started = poll_until(sub {
+		eval { $_->pump_nb } for @runs;
+		return !grep { ($errs[$_] // '') !~ /^progress: /m } 1 .. 3;
+	}, 60);
+	ok($started, 'the group has started: every instance reports progress');
 	my ($lrc, $lout, $lerr) = PgbTest::run_cmd([ 'ip', 'netns', 'exec', "${tag}_ns1", $pgbench,
 			'-h', '10.77.1.1', '-p', $port, '-U', 'fleet', '-n', '-S', '-c', '1', '-T', '2',
 			'--rendezvous=g:3', 'postgres' ]);
@@ -180,7 +189,16 @@ SKIP:
 		  + $_->{initial_connection_ms} * 1000
 	} @docs;
 	my $skew = max(@starts) - min(@starts);
-	cmp_ok($skew, '<=', 50000, "start skew on the server's clock: ${skew} us <= 50 ms");
+	# within 50 ms (a millisecond at most on one host); the starts include
+	# how late each first thread woke up, which a busy machine stretches:
+	# the bound is what a whole trivial run costs now when that is more,
+	# and stays far below the 1 s between the instances' launches, which a
+	# failed rendezvous would show
+	my $o = overhead_of([ '-n', '-S', '-c', '4', '-j', '2', '-t', '1' ], env => \%env);
+	my $bound = 50000;
+	$bound = 1e6 * $o if 1e6 * $o > $bound;
+	$bound = 400000 if $bound > 400000;
+	cmp_ok($skew, '<=', $bound, sprintf("start skew on the server's clock: %d us <= %.0f ms", $skew, $bound / 1000));
 
 	# aligned intervals: the full intervals end at the same times
 	my @grids = map { join(',', map { $_->{t_s} } grep { $_->{interval_s} == 1 } @{ $_->{series}{points} }) } @docs;
