@@ -163,7 +163,8 @@ my @VARIANTS = (
 		{ scripts => [ \@one ], c => 1, j => 1, T => 1, R => 1, L => 1 } ],
 	[ '-L', [ '-f', $one, '-t', '20', '-L', '1' ],
 		{ scripts => [ \@one ], c => 1, j => 1, t => 20, L => 1 } ],
-	[ '-P', [ '-f', $one, '-t', '20', '-P', '5' ],
+	# -P 60: no progress line on stderr, however slowly the 20 transactions run
+	[ '-P', [ '-f', $one, '-t', '20', '-P', '60' ],
 		{ scripts => [ \@one ], c => 1, j => 1, t => 20, P => 1 } ],
 	[ '-C', [ '-f', $one, '-t', '5', '-c', '2', '-C' ],
 		{ scripts => [ \@one ], c => 2, j => 1, t => 5, C => 1 } ],
