@@ -7,7 +7,8 @@ use PgbTest;
 use Test::More;
 
 my $node = start_cluster();
-$node->psql("CREATE ROLE pwuser LOGIN SUPERUSER PASSWORD 'sekret'");
+# a SCRAM verifier whatever the server's default (md5 up to PostgreSQL 13)
+$node->psql("SET password_encryption = 'scram-sha-256'; CREATE ROLE pwuser LOGIN SUPERUSER PASSWORD 'sekret'");
 
 # Password authentication for pwuser only, ahead of initdb's trust lines.
 my $hba = "$node->{data}/pg_hba.conf";
