@@ -152,6 +152,14 @@ SKIP:
 		($outs[$n], $errs[$n]) = ('', '');
 		push @runs, IPC::Run::start(\@cmd, '<', \undef, '>', \$outs[$n], '2>', \$errs[$n],
 			IPC::Run::timeout(120));
+		# joined (it holds its member slot, an advisory lock (K, 2 + i)):
+		# the order of joining is the order of launching, which a second
+		# alone does not make sure of on a busy machine
+		my $joined = poll_until(sub {
+			$node->query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+				  . "AND objsubid = 2 AND objid >= 2") >= $n;
+		}, 60);
+		ok($joined, "instance $n has joined the group");
 		sleep 1;    # staggered: the first ones wait for the last
 	}
 
