@@ -311,11 +311,12 @@ init_create_partitions(init_ctx *ctx, init_str *sql)
  * pgbench 18 and later, with partitions, leave all four tables logged and
  * make only the partitions unlogged, on every server.  Up to 17 every
  * table is unlogged, the partitioned parent too; PostgreSQL 18 refuses an
- * unlogged partitioned table, so against such a server the parent alone
- * is created logged (a deviation: pgbench 16/17 fail there).
+ * unlogged partitioned table, so against such a server modes 16 and 17 do
+ * as 18 (a deviation: pgbench 16/17 fail there; a logged parent alone
+ * could not have its foreign key to an unlogged pgbench_branches).
  */
 static bool
-init_table_unlogged(const init_ctx *ctx, const char *table, bool partitioned)
+init_table_unlogged(const init_ctx *ctx, bool partitioned)
 {
 	const pgb_options *opts = ctx->opts;
 
@@ -323,10 +324,7 @@ init_table_unlogged(const init_ctx *ctx, const char *table, bool partitioned)
 		return false;
 	if (!partitioned)
 		return true;
-	if (opts->compat >= 18)
-		return false;
-	return strcmp(table, "pgbench_accounts") != 0 ||
-		PQserverVersion(ctx->conn) < 180000;
+	return opts->compat < 18 && PQserverVersion(ctx->conn) < 180000;
 }
 
 static bool
@@ -345,7 +343,7 @@ step_create_tables(init_ctx *ctx)
 
 		init_str_reset(&sql);
 		init_str_appendf(&sql, "create%s table %s(%s)",
-						 init_table_unlogged(ctx, ddl->name, partitioned) ? " unlogged" : "",
+						 init_table_unlogged(ctx, partitioned) ? " unlogged" : "",
 						 ddl->name, big ? ddl->bigint_columns : ddl->int_columns);
 		if (partitioned && strcmp(ddl->name, "pgbench_accounts") == 0)
 			init_str_appendf(&sql, " partition by %s (aid)",

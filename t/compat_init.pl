@@ -235,27 +235,30 @@ for my $mode (17, 18)
 # ---- modes 16 and 17: --unlogged-tables with partitions ---------------------------
 
 # pgbench 16 and 17 make every table unlogged, the partitioned parent too;
-# a server from 18 on refuses an unlogged partitioned table, and there the
-# parent alone is logged (pgbench 16/17 fail).  Below 18 the schema is the
-# system pgbench's.
+# a server from 18 on refuses an unlogged partitioned table, and there
+# these modes do as 18 and 19: the four tables logged, the partitions
+# unlogged (pgbench 16/17 fail).  Below 18 the schema is the system
+# pgbench's.  With foreign keys (f), which reference pgbench_branches from
+# the parent.
 my $system = system_pgbench_path();
 for my $mode (16, 17)
 {
 	for my $method ('range', 'hash')
 	{
-		my @args = ('-i', '-q', '-s', '2', '--unlogged-tables', '--partitions=4', "--partition-method=$method");
+		my @args = ('-i', '-q', '-s', '2', '-I', 'dtgvpf', '--unlogged-tables', '--partitions=4',
+			"--partition-method=$method");
 		my ($rc, $out, $err) = pgbench([ "--compat=$mode", @args, 'ours' ], env => \%env);
-		is($rc, 0, "$mode unlogged tables, $method partitions: exit 0") or diag($err);
+		is($rc, 0, "$mode unlogged tables, $method partitions, foreign keys: exit 0") or diag($err);
 		my $persistence = $node->query(
 			"select string_agg(relname || ':' || relpersistence::text, ' ' order by relname) from pg_class "
 			  . "where relname like 'pgbench%' and relkind in ('r', 'p')", dbname => 'ours');
-		my $parent = $node->version_num >= 180000 ? 'p' : 'u';
-		is($persistence, "pgbench_accounts:$parent "
+		my $t = $node->version_num >= 180000 ? 'p' : 'u';
+		is($persistence, "pgbench_accounts:$t "
 			  . join(' ', map { "pgbench_accounts_$_:u" } 1 .. 4)
-			  . ' pgbench_branches:u pgbench_history:u pgbench_tellers:u',
-			"$mode unlogged tables, $method partitions: all unlogged"
-			  . ($parent eq 'p' ? ' but the parent (server 18+)' : ''));
-		if ($system && $parent eq 'u')
+			  . " pgbench_branches:$t pgbench_history:$t pgbench_tellers:$t",
+			"$mode unlogged tables, $method partitions: "
+			  . ($t eq 'p' ? 'the partitions alone unlogged (server 18+)' : 'all unlogged'));
+		if ($system && $t eq 'u')
 		{
 			my ($src) = run_cmd([ $system, @args, 'theirs' ], env => \%env);
 			is($src, 0, "$mode unlogged tables, $method partitions: pgbench 15 too");

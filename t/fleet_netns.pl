@@ -70,7 +70,8 @@ my ($rc, $out, $err) = PgbTest::pgbench([ '-i', '-q' ], env => \%env);
 is($rc, 0, 'initialize the tables');
 
 # A role that may connect and read the tables, nothing more.
-$node->psql(q{CREATE ROLE fleet LOGIN; GRANT SELECT ON pgbench_accounts, pgbench_branches TO fleet});
+# (servers before 15 let every role create tables in public: not this one)
+$node->psql(q{REVOKE CREATE ON SCHEMA public FROM PUBLIC; CREATE ROLE fleet LOGIN; GRANT SELECT ON pgbench_accounts, pgbench_branches TO fleet});
 my $denied = `@{[$node->psql_path]} -XAtq -h $env{PGHOST} -p $env{PGPORT} -U fleet -d postgres -c 'CREATE TABLE fleet_t (i int)' 2>&1`;
 like($denied, qr/permission denied/, 'the role fleet may not create tables');
 
