@@ -39,16 +39,27 @@ perl - "$1" "$2" <<'PERL'
 use strict;
 use warnings;
 
-# file: description (#n for the n-th assert of that name) -> 1 pass, 0 fail
+# file: description (#n for the n-th assert of that name) -> 1 pass, 0 fail;
+# and file -> why it ended early (a test file that dies runs fewer asserts,
+# which the counts alone would not tell)
 sub results
 {
 	my ($path) = @_;
-	my (%r, @order, %seen, $file);
+	my (%r, @order, %seen, $file, %died, $summary);
 	open my $fh, '<', $path or die "$path: $!";
 	while (<$fh>)
 	{
 		if (/^(t\/\S+\.pl) \.+/) { $file = $1; next; }
-		next unless defined $file && /^(not )?ok (\d+)(?: - (.*))?$/;
+		# prove's summary: "t/x.pl (Wstat: ...)", then "Parse errors: Bad
+		# plan. ..." or "No plan found ..." for a file that died
+		if (/^(t\/\S+\.pl)\s+\(Wstat/) { $file = $1; $summary = 1; next; }
+		next unless defined $file;
+		if ($summary)
+		{
+			$died{$file} //= $1 if /^\s+Parse errors: (.*)/;
+			next;
+		}
+		next unless /^(not )?ok (\d+)(?: - (.*))?$/;
 		my ($fail, $desc) = ($1, $3 // "assert $2");
 		$desc =~ s/\s+# (?:TODO|SKIP).*$//i;
 		# what varies from run to run: seeds, pids, paths, counts of a timed run
@@ -62,11 +73,11 @@ sub results
 		$r{$key} = $fail ? 0 : 1;
 		push @order, $key;
 	}
-	return (\%r, \@order);
+	return (\%r, \@order, \%died);
 }
 
-my ($ours, $oorder) = results($ARGV[0]);
-my ($ref, $rorder) = results($ARGV[1]);
+my ($ours, $oorder, $odied) = results($ARGV[0]);
+my ($ref, $rorder, $rdied) = results($ARGV[1]);
 for my $who ([ 'ours', $ours ], [ 'reference', $ref ])
 {
 	my $n = keys %{ $who->[1] };
@@ -76,13 +87,20 @@ for my $who ([ 'ours', $ours ], [ 'reference', $ref ])
 my @worse = grep { $ref->{$_} && !$ours->{$_} } @$rorder;
 my @better = grep { !$ref->{$_} && $ours->{$_} } @$rorder;
 my @only_ours = grep { !exists $ref->{$_} } @$oorder;
-print "\nfailing for ours, passing for the reference (", scalar(@worse), "):\n";
+# an assert only ours ran (the reference died before it) counts when it fails
+push @worse, grep { !$ours->{$_} } @only_ours;
+my @died = map { "$_: ours ended early ($odied->{$_})" . ($rdied->{$_} ? ", the reference too ($rdied->{$_})" : '') }
+  sort keys %$odied;
+print "\nfailing for ours, passing for the reference or not run by it (", scalar(@worse), "):\n";
 print "  $_", (exists $ours->{$_} ? '' : '  (not run)'), "\n" for @worse;
 print "\nfailing for the reference, passing for ours (", scalar(@better), "):\n";
 print "  $_\n" for @better;
 print "\nrun for ours only (", scalar(@only_ours), "):\n";
-print "  $_\n" for @only_ours;
-exit(@worse ? 1 : 0);
+print "  $_: ", ($ours->{$_} ? 'ok' : 'FAILED'), "\n" for @only_ours;
+print "\ntest files that ended early for ours (", scalar(@died), "):\n";
+print "  $_\n" for @died;
+my $died_worse = grep { !$rdied->{$_} } keys %$odied;
+exit(@worse || $died_worse ? 1 : 0);
 PERL
 }
 
