@@ -44,5 +44,5 @@ summary=$(perl -MJSON::PP -ne '
 	($slow, $t) = ($r->{name}, $r->{duration}) if $r->{duration} > ($t // -1);
 	END { printf "%d tests, %d failed, slowest %s %.0f s", $n, $bad, $slow // "-", $t // 0 }
 ' "$dir/meson-logs/$logbase.json" 2>/dev/null || echo "no test log")
-echo "test.sh ($dir, server $("$server/postgres" --version | sed 's/.* //')): build $((built - start)) s, tests $((done_at - built)) s, total $((done_at - start)) s; $summary"
+echo "test.sh ($dir, server $("$server/postgres" --version | sed -E 's/^postgres \(PostgreSQL\) ([^ ]+).*/\1/')): build $((built - start)) s, tests $((done_at - built)) s, total $((done_at - start)) s; $summary"
 exit $rc
