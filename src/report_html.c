@@ -26,21 +26,29 @@ report_html_open(const char *path)
 }
 
 /*
- * The JSON text inside a <script> element: "</" becomes "<\/" (the same
- * string to a JSON parser), so no "</script>" can end the element early.
+ * The JSON text inside the page's <script> element (report.h): '<', '>'
+ * and '&' become \u003c, \u003e and \u0026, U+2028 and U+2029 \u2028
+ * and \u2029.  The same string to a JSON parser (they only occur inside
+ * strings), but none of "</script", "<!--" or "-->" can appear, so no
+ * input can end the element early or open a comment or a script in it.
  */
-static void
-put_json_in_script(FILE *out, const char *json, size_t len)
+void
+report_html_put_json(FILE *out, const char *json, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 	{
-		if (json[i] == '<' && i + 1 < len && json[i + 1] == '/')
+		unsigned char c = (unsigned char) json[i];
+
+		if (c == '<' || c == '>' || c == '&')
+			fprintf(out, "\\u%04x", c);
+		else if (c == 0xE2 && i + 2 < len && (unsigned char) json[i + 1] == 0x80 &&
+				 ((unsigned char) json[i + 2] == 0xA8 || (unsigned char) json[i + 2] == 0xA9))
 		{
-			fputs("<\\/", out);
-			i++;
+			fprintf(out, "\\u%04x", 0x2000 | ((unsigned char) json[i + 2] & 0x3F));
+			i += 2;
 		}
 		else
-			fputc(json[i], out);
+			fputc(c, out);
 	}
 }
 
@@ -60,7 +68,7 @@ put_page(FILE *out, const char *json, size_t len)
 		  "report-data element of this file.</noscript>\n</main>\n"
 		  "<pre id=\"status\">loading</pre>\n"
 		  "<script type=\"application/json\" id=\"report-data\">\n", out);
-	put_json_in_script(out, json, len);
+	report_html_put_json(out, json, len);
 	fputs("</script>\n<script>\n", out);
 	fwrite(report_asset_uplot_js, 1, report_asset_uplot_js_len, out);
 	fputs("\n</script>\n<script>\n", out);

@@ -20,11 +20,18 @@
 		setStatus();
 	});
 
+	/*
+	 * The one way text reaches the page: an element whose attributes are
+	 * set with setAttribute and whose children are elements or text nodes
+	 * (anything not an element becomes the text of String(c)).  Never
+	 * innerHTML: a file name, a command's SQL or a server message from
+	 * the document shows as the characters it holds, markup or not.
+	 */
 	function el(tag, attrs, children) {
 		var e = document.createElement(tag);
-		Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+		Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
 		(children || []).forEach(function (c) {
-			e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+			e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
 		});
 		return e;
 	}

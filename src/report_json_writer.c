@@ -6,24 +6,48 @@
 #include <string.h>
 
 #include "pgbench/figures.h"
+#include "pgbench/utf8.h"
 #include "report_json_int.h"
 
+/*
+ * A JSON string: control characters, '"' and '\\' escaped; every other
+ * byte of well-formed UTF-8 as is, and each ill-formed subpart as one
+ * U+FFFD (utf8.h), so the document is valid UTF-8 whatever the bytes of
+ * the file names, SQL, variable values and server messages it carries.
+ */
 static void
 put_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *) s;
+	size_t		n = strlen(s);
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
+	for (size_t i = 0; i < n;)
 	{
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
+		unsigned char c = p[i];
+		int			k;
+
+		if (c >= 0x80)
+		{
+			k = utf8_next(p + i, n - i);
+			if (k > 0)
+				fwrite(p + i, 1, (size_t) k, out);
+			else
+				fputs(UTF8_REPLACEMENT, out);
+			i += (size_t) (k > 0 ? k : -k);
+			continue;
+		}
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
 			fputs("\\n", out);
-		else if (*p == '\t')
+		else if (c == '\t')
 			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
 		else
-			fputc(*p, out);		/* UTF-8 passes through as is */
+			fputc(c, out);
+		i++;
 	}
 	fputc('"', out);
 }

@@ -78,4 +78,11 @@ FILE	   *report_html_open(const char *path);
  */
 bool		report_html_finish(FILE **out, const char *path, const report_figures *f);
 
+/*
+ * The JSON text json[0..len) as the page embeds it in its <script>
+ * element: '<', '>', '&', U+2028 and U+2029 written as \u escapes, so
+ * that no string in it can end the element or open a comment.
+ */
+void		report_html_put_json(FILE *out, const char *json, size_t len);
+
 #endif
