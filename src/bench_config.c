@@ -116,7 +116,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->rendezvous_size = opts->rendezvous_size;
 	cfg->rendezvous_timeout = opts->rendezvous_timeout;
 	cfg->argc = opts->argc;
-	cfg->argv = opts->argv;
+	cfg->argv = opts->argv_shown;
 	cfg->random_seed = opts->seed.seed;
 }
 

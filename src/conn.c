@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pgbench/conn.h"
+#include "pgbench/conninfo_mask.h"
 
 /*
  * The password typed at the first prompt.  Every conn_params points its
@@ -93,6 +94,19 @@ conn_prompt_password(void)
 	return ok;
 }
 
+/*
+ * When the database name is a connection string libpq rejects, its
+ * reason in words that quote none of it (libpq's may quote a password).
+ */
+static bool
+dbname_rejected(const conn_params *params, char *errbuf, size_t errlen)
+{
+	for (int i = 0; params->keywords[i] != NULL; i++)
+		if (strcmp(params->keywords[i], "dbname") == 0 && params->values[i] != NULL)
+			return conninfo_reject_text(params->values[i], errbuf, errlen);
+	return false;
+}
+
 PGconn *
 conn_open(const conn_params *params, char *errbuf, size_t errlen)
 {
@@ -109,7 +123,9 @@ conn_open(const conn_params *params, char *errbuf, size_t errlen)
 			PQfinish(conn);
 			continue;
 		}
-		conn_error_text(conn, errbuf, errlen);
+		/* libpq's words for a bad connection string may quote a password */
+		if (!dbname_rejected(params, errbuf, errlen))
+			conn_error_text(conn, errbuf, errlen);
 		PQfinish(conn);
 		return NULL;
 	}

@@ -1,19 +1,16 @@
 /*
  * figures_report.c — the figures only the report files show
  * (--report-json, --report-html): the percentile list they always carry,
- * when and against what the run went (command line with passwords
- * masked), the series of intervals and the aborted clients.
+ * when and against what the run went (the command line, its secrets
+ * already masked by options: conninfo_mask.h), the series of intervals
+ * and the aborted clients.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "pgbench/figures.h"
-
-#define MASK "********"
 
 void
 report_target_read(report_target *t, PGconn *conn)
@@ -52,88 +49,6 @@ figures_report_percentiles(report_figures *f, const run_config *cfg)
 	for (int i = 0; i < n; i++)
 		if (i == 0 || all[i] != all[i - 1])
 			f->report_percentiles[f->nreport_percentiles++] = all[i];
-}
-
-/* ---- the command line ---------------------------------------------------- */
-
-/* Length of a conninfo value at v: 'quoted' (with \-escapes) or up to a space. */
-static size_t
-conninfo_value_length(const char *v, bool uri)
-{
-	const char *p = v;
-
-	if (uri)
-		return strcspn(v, "&#");
-	if (*p == '\'')
-	{
-		for (p++; *p != '\0' && *p != '\''; p++)
-			if (*p == '\\' && p[1] != '\0')
-				p++;
-		return (size_t) (p - v) + (*p == '\'');
-	}
-	while (*p != '\0' && !isspace((unsigned char) *p))
-		p++;
-	return (size_t) (p - v);
-}
-
-/* Append n bytes of s to the buffer at out (room was made by the caller). */
-static char *
-append(char *out, const char *s, size_t n)
-{
-	memcpy(out, s, n);
-	return out + n;
-}
-
-char *
-figures_mask_password(const char *arg)
-{
-	bool		uri = strncmp(arg, "postgresql://", 13) == 0 || strncmp(arg, "postgres://", 11) == 0;
-	/* each masked value turns into MASK: never longer than arg plus one mask per byte */
-	char	   *copy = malloc(strlen(arg) * (sizeof(MASK) + 1) + 1);
-	char	   *out = copy;
-	const char *p = arg;
-
-	if (copy == NULL)
-		return NULL;
-	if (uri)
-	{
-		const char *auth = strstr(arg, "://") + 3;
-		size_t		authlen = strcspn(auth, "/?#");
-		const char *at = memchr(auth, '@', authlen);
-		const char *colon = at != NULL ? memchr(auth, ':', (size_t) (at - auth)) : NULL;
-
-		if (colon != NULL)
-		{
-			out = append(out, arg, (size_t) (colon + 1 - arg));
-			out = append(out, MASK, strlen(MASK));
-			p = at;
-		}
-	}
-	while (*p != '\0')
-	{
-		bool		boundary = p == arg || !(isalnum((unsigned char) p[-1]) || p[-1] == '_');
-
-		if (boundary && strncasecmp(p, "password", 8) == 0)
-		{
-			const char *q = p + 8;
-
-			while (!uri && isspace((unsigned char) *q))
-				q++;
-			if (*q == '=')
-			{
-				q++;
-				while (!uri && isspace((unsigned char) *q))
-					q++;
-				out = append(out, p, (size_t) (q - p));
-				out = append(out, MASK, strlen(MASK));
-				p = q + conninfo_value_length(q, uri);
-				continue;
-			}
-		}
-		*out++ = *p++;
-	}
-	*out = '\0';
-	return copy;
 }
 
 /* ---- time -------------------------------------------------------------- */
@@ -270,7 +185,7 @@ figures_extra_compute(const report_input *in, report_figures *f)
 	if (e->argv == NULL)
 		return false;
 	for (int i = 0; i < in->cfg->argc; i++, e->argc++)
-		if ((e->argv[i] = figures_mask_password(in->cfg->argv[i])) == NULL)
+		if ((e->argv[i] = strdup(in->cfg->argv[i])) == NULL)
 			return false;
 	if (sr->series == NULL)
 		return true;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pgbench/conninfo_mask.h"
 #include "pgbench/diag.h"
 #include "pgbench/options_table.h"
 #include "pgbench/xalloc.h"
@@ -453,6 +454,42 @@ finish_merge(pgb_options *opts, int argc, char **argv)
 	return OPT_CONTINUE;
 }
 
+/* conninfo_mask(dbname), out of memory handled as xalloc.h does. */
+static char *
+shown_dbname(const char *dbname)
+{
+	char	   *shown = conninfo_mask(dbname);
+
+	return shown != NULL ? shown : pgb_strdup(CONNINFO_NOT_SHOWN);
+}
+
+void
+options_show_dbname(pgb_options *opts, const char *value)
+{
+	uintptr_t	v = (uintptr_t) value;
+
+	for (int i = 0; opts->argv_shown != NULL && i < opts->argc; i++)
+	{
+		uintptr_t	a = (uintptr_t) opts->argv[i];
+
+		/* -d VALUE, DBNAME: the whole argument; --dbname=VALUE, -dVALUE: its end */
+		if (v >= a && v <= a + strlen(opts->argv[i]))
+		{
+			char	   *masked = shown_dbname(value);
+			size_t		prefix = (size_t) (v - a);
+			size_t		len = strlen(masked);
+			char	   *shown = pgb_malloc(prefix + len + 1);
+
+			memcpy(shown, opts->argv[i], prefix);
+			memcpy(shown + prefix, masked, len + 1);
+			free(masked);
+			free(opts->argv_shown[i]);
+			opts->argv_shown[i] = shown;
+			return;
+		}
+	}
+}
+
 static int
 finish_parsing(opt_parse *st, int argc, char **argv)
 {
@@ -471,12 +508,19 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 
 	/* -d/--dbname (17+) wins: a DBNAME argument is then one too many */
 	if (!st->dbname_given && optind < argc)
+	{
 		opts->dbname = argv[optind++];
+		options_show_dbname(opts, opts->dbname);
+	}
 	else if (!st->dbname_given && !default_dbname(opts))
 		return OPT_EXIT_FAIL;
 	if (optind < argc)
 	{
-		diag_error("too many command-line arguments (first is \"%s\")", argv[optind]);
+		/* it may be a connection string meant for libpq: masked the same way */
+		char	   *shown = shown_dbname(argv[optind]);
+
+		diag_error("too many command-line arguments (first is \"%s\")", shown);
+		free(shown);
 		diag_usage_hint();
 		return OPT_EXIT_FAIL;
 	}
@@ -587,6 +631,9 @@ options_parse(pgb_options *opts, int argc, char **argv)
 	set_defaults(opts);
 	opts->argc = argc;
 	opts->argv = argv;
+	opts->argv_shown = pgb_calloc((size_t) argc + 1, sizeof(char *));
+	for (int i = 0; i < argc; i++)
+		opts->argv_shown[i] = pgb_strdup(argv[i]);
 	memset(&st, 0, sizeof(st));
 	st.opts = opts;
 	st.progname = argc > 0 ? (slash ? slash + 1 : argv[0]) : "pgbench";
@@ -624,4 +671,8 @@ options_free(pgb_options *opts)
 	opts->rendezvous_name = NULL;
 	free(opts->merge_files);
 	opts->merge_files = NULL;
+	for (int i = 0; opts->argv_shown != NULL && i < opts->argc; i++)
+		free(opts->argv_shown[i]);
+	free(opts->argv_shown);
+	opts->argv_shown = NULL;
 }

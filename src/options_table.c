@@ -161,6 +161,7 @@ handle_dbname(opt_parse *st, const opt_def *def, const char *arg)
 {
 	st->opts->dbname = arg;
 	st->dbname_given = true;
+	options_show_dbname(st->opts, arg);
 	return OPT_CONTINUE;
 }
 

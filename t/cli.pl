@@ -444,6 +444,15 @@ my @rows = (
 		'--foreign-keys', '--unlogged-tables', '--tablespace=x', '--index-tablespace=y',
 		'--partitions=2', '--partition-method=hash', 'dbx', 'extra'], rc => 1,
 	  err => err('too many command-line arguments (first is "extra")') . $hint },
+	# ours: an argument libpq would read as a connection string is never
+	# echoed as given (conninfo_mask.h), as pgbench does
+	{ name => 'too many arguments: a connection string, masked', ours => 1,
+	  args => ['a', 'host=h password=SECRETXYZ'], rc => 1,
+	  err => err('too many command-line arguments (first is "password=******** host=h")') . $hint },
+	{ name => 'too many arguments: one libpq cannot parse, not shown', ours => 1,
+	  args => ['a', 'x=1'], rc => 1,
+	  err => err('too many command-line arguments (first is "<connection string not shown: libpq cannot parse it>")')
+		. $hint },
 );
 
 # Show our program and the system one under the same name.

@@ -40,7 +40,10 @@ void		conn_params_init(conn_params *params, const char *host, const char *port,
 
 /*
  * Open a connection and wait for it.  On failure returns NULL and copies
- * libpq's message (possibly several lines, no trailing newline) to errbuf.
+ * libpq's message (possibly several lines, no trailing newline) to errbuf;
+ * when the database name is a connection string libpq cannot parse, the
+ * message with what it quotes of the string hidden (conninfo_reject_text
+ * in conninfo_mask.h: a URI or a token libpq quotes may hold a password).
  */
 PGconn	   *conn_open(const conn_params *params, char *errbuf, size_t errlen);
 

@@ -150,7 +150,9 @@ typedef struct figures_extra
 	double		start_epoch_s;	/* Unix time */
 	double		end_epoch_s;
 	int			argc;
-	char	  **argv;			/* the command line, passwords masked; owned */
+	char	  **argv;			/* a copy of run_config.argv (a database
+								 * name that is a connection string shown
+								 * by conninfo_mask: secrets masked); owned */
 	const report_target *target;	/* NULL: unknown */
 	uint64_t	random_seed;
 	double		interval_s;		/* the series' interval; 0: no series */
@@ -285,14 +287,6 @@ void		figures_free(report_figures *f);
 void		figures_report_percentiles(report_figures *f, const run_config *cfg);
 bool		figures_extra_compute(const report_input *in, report_figures *f);
 void		figures_extra_free(figures_extra *e);
-
-/*
- * Copy of one command-line argument with any password masked: the value
- * of a password= keyword (conninfo string or URI parameter) and the
- * password of a URI's user:password@.  Returns a malloc'd string (NULL:
- * out of memory).
- */
-char	   *figures_mask_password(const char *arg);
 
 /* The figures of one -P interval: what happened between two reports. */
 typedef struct interval_figures

@@ -94,9 +94,17 @@ typedef struct pgb_options
 	char	  **merge_files;	/* into argv, not owned */
 	char	   *rendezvous_storage; /* owned copy behind rendezvous_name */
 
-	/* the command line as given, for the report files (not owned) */
+	/* the command line as given (not owned) */
 	int			argc;
 	char	  **argv;
+
+	/*
+	 * The command line as the report files show it: argv with every
+	 * database name (-d/--dbname's value, the DBNAME argument) that is a
+	 * connection string rebuilt by conninfo_mask (passwords masked);
+	 * argc strings, owned.
+	 */
+	char	  **argv_shown;
 
 	/*
 	 * Whose behaviour is followed where PostgreSQL majors differ (16..19):

@@ -115,6 +115,13 @@ typedef struct opt_parse
 typedef struct opt_def opt_def;
 
 /*
+ * value (a database name, pointing into one of opts->argv's strings) is
+ * one libpq will read: show that argument in opts->argv_shown with value
+ * through conninfo_mask (a connection string's passwords masked).
+ */
+void		options_show_dbname(pgb_options *opts, const char *value);
+
+/*
  * Set opts->compat from value (a major, 16..19); prints pgbench-style
  * "invalid value ... for WHAT" and returns OPT_EXIT_FAIL when it is not
  * one.  OPT_CONTINUE otherwise.

@@ -75,8 +75,8 @@ typedef struct run_config
 	const char *rendezvous_name;	/* --rendezvous group; NULL: none */
 	int			rendezvous_size;	/* its number of instances */
 	int			rendezvous_timeout; /* s */
-	int			argc;			/* the command line, for the report files */
-	char	  **argv;
+	int			argc;			/* the command line, for the report files, */
+	char	  **argv;			/* secrets masked (options' argv_shown) */
 	uint64_t	random_seed;	/* :random_seed, for the report files */
 } run_config;
 

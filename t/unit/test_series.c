@@ -2,13 +2,11 @@
  * test_series.c — the report files' series (series.h) without a server:
  * intervals counted from the origin, empty intervals, the open point's
  * histogram at merge time, the exact merge of two threads' series by
- * index, aborts; and the command line's password masking
- * (figures_mask_password).
+ * index, aborts.  (The command line's masking: test_conninfo_mask.c.)
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/figures.h"
 #include "pgbench/series.h"
 #include "tap.h"
 
@@ -65,34 +63,9 @@ test_intervals(void)
 	series_free(&acc);
 }
 
-static void
-mask_is(const char *arg, const char *expected)
-{
-	char	   *got = figures_mask_password(arg);
-
-	tap_is_str(got, expected, arg);
-	free(got);
-}
-
-static void
-test_mask(void)
-{
-	mask_is("-c", "-c");
-	mask_is("host=db password=secret dbname=x", "host=db password=******** dbname=x");
-	mask_is("password = 'two words' user=u", "password = ******** user=u");
-	mask_is("password='it\\'s' x=1", "password=******** x=1");
-	mask_is("PASSWORD=s", "PASSWORD=********");
-	mask_is("mypassword=keep", "mypassword=keep");
-	mask_is("postgresql://u:pw@h:5432/db", "postgresql://u:********@h:5432/db");
-	mask_is("postgres://u@h/db?password=pw&sslmode=disable",
-			"postgres://u@h/db?password=********&sslmode=disable");
-	mask_is("postgresql://h/db", "postgresql://h/db");
-}
-
 int
 main(void)
 {
 	test_intervals();
-	test_mask();
 	return tap_done();
 }
