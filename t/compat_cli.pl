@@ -16,8 +16,8 @@ use PgbTest;
 $PgbTest::FAST_SPAWN = 1;
 
 my $ours = our_pgbench_path();
-my $oracle = $ENV{PGBENCH_19_ORACLE} || '/work/shared/oracle/pgbench-19beta1/bin/pgbench';
-$oracle = undef unless -x $oracle;
+my $oracle = oracle19_path('PGBENCH_19_ORACLE');
+$oracle = undef unless $oracle && -x $oracle;
 
 my $dir = tempdir('pgbcompatcli_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 chdir $dir or die "cannot chdir to $dir: $!";

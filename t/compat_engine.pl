@@ -16,9 +16,9 @@ use Test::More;
 # some 170 short runs: fork and exec them without IPC::Run
 $PgbTest::FAST_SPAWN = 1;
 
-my $ref19 = $ENV{PGBENCH_19} || '/work/shared/oracle/pgbench-19beta1/bin/pgbench';
+my $ref19 = oracle19_path('PGBENCH_19');
 my $ref16 = system_pgbench_path();
-my %ref = (16 => $ref16, 19 => (-x $ref19 ? $ref19 : undef));
+my %ref = (16 => $ref16, 19 => ($ref19 && -x $ref19 ? $ref19 : undef));
 
 my $node = start_cluster();
 my %env = %{ $node->env };

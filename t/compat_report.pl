@@ -17,10 +17,10 @@ use Test::More;
 # many short commands: fork and exec them without IPC::Run
 $PgbTest::FAST_SPAWN = 1;
 
-my $oracle19 = $ENV{PGBENCH_19} || '/work/shared/oracle/pgbench-19beta1/bin/pgbench';
+my $oracle19 = oracle19_path('PGBENCH_19');
 my $system = system_pgbench_path();
-plan skip_all => "no reference pgbench ($oracle19, system pgbench)"
-  unless -x $oracle19 && $system;
+plan skip_all => 'no reference pgbench (pgbench 19beta1: PGBENCH_ORACLE19; the system pgbench)'
+  unless $oracle19 && $system;
 
 my $node = start_cluster();
 my %env = %{ $node->env };

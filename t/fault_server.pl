@@ -17,8 +17,7 @@ my $node = start_cluster();
 my %env = %{ $node->env };
 my $system = system_pgbench_path();
 # --exit-on-abort is PostgreSQL 17's: its oracle is a newer pgbench
-my $newer = '/work/shared/oracle/pgbench-19beta1/bin/pgbench';
-$newer = undef unless -x $newer;
+my $newer = oracle19_path();
 
 my $dir = tempdir('pgbfserver_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 chdir $dir or die "cannot chdir to $dir: $!";

@@ -21,7 +21,7 @@ use Socket ();
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
   start_cluster our_pgbench_path system_pgbench_path mask_timings
   same_as_system timed_pgbench overhead_of late_bound poll_until
-  start_proxy stop_proxy);
+  start_proxy stop_proxy oracle19_path);
 
 # see _run_forked
 our $FAST_SPAWN = 0;
@@ -110,6 +110,31 @@ sub _run_forked
 	die $err if $status == 127 << 8 && $err =~ /\APgbTest: cannot exec /;
 	$? = $status;
 	return ($out, $err);
+}
+
+# The pgbench 19beta1 binary the compat tests compare with, or undef: $env
+# (a test's own variable, if given), else $PGBENCH_ORACLE19 (set but empty:
+# none, as on a user's machine), else the team's shared/ beside the source
+# tree (../shared/oracle/...), else /work/shared.  A user's clone has none:
+# those comparisons are skipped.
+sub oracle19_path
+{
+	my ($env) = @_;
+	my @try = grep { defined && $_ ne '' } ($env ? $ENV{$env} : undef);
+	if (defined $ENV{PGBENCH_ORACLE19})
+	{
+		push @try, $ENV{PGBENCH_ORACLE19};
+	}
+	else
+	{
+		push @try, "$ENV{PGBENCH_SRC}/../shared/oracle/pgbench-19beta1/bin/pgbench" if $ENV{PGBENCH_SRC};
+		push @try, '/work/shared/oracle/pgbench-19beta1/bin/pgbench';
+	}
+	for my $p (@try)
+	{
+		return $p if $p ne '' && -x $p;
+	}
+	return undef;
 }
 
 sub pgbench { my ($args, %o) = @_; return run_cmd([ our_pgbench_path(), @$args ], %o); }
