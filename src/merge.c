@@ -27,17 +27,34 @@ name_index(const char *const *names, int n, const char *name, int def)
 	return def;
 }
 
-/* The scripts as the printers need them: name, weight, command lines. */
+/*
+ * The scripts as the printers need them: name, weight, command lines.
+ * With -r (the first script has "commands") every script has them.
+ */
 static bool
-setup_scripts(merge_acc *acc, const json_value *scripts)
+setup_scripts(merge_acc *acc, const json_value *scripts, const char *file)
 {
 	script_set *set = &acc->scripts;
 	int			offset = 0;
 
 	if (scripts == NULL || scripts->kind != JSON_ARRAY || scripts->n < 1 ||
 		scripts->n > PGB_MAX_SCRIPTS)
+	{
+		diag_error("\"%s\" is not a JSON report of pgbench (schema version 2)", file);
 		return false;
+	}
 	acc->cfg.per_command = !json_is_null(json_get(&scripts->items[0], "commands"));
+	for (int i = 0; i < scripts->n; i++)
+	{
+		const json_value *commands = json_get(&scripts->items[i], "commands");
+
+		if (acc->cfg.per_command && (commands == NULL || commands->kind != JSON_ARRAY))
+		{
+			diag_error("%s: scripts[%d].commands: %s", file, i,
+					   json_is_null(commands) ? "missing" : "not an array");
+			return false;
+		}
+	}
 	set->nscripts = scripts->n;
 	for (int i = 0; i < scripts->n; i++)
 	{
@@ -121,11 +138,13 @@ setup(merge_acc *acc, const char *file)
 	const json_value *doc = &acc->first;
 	double		interval_s = json_num(json_get(json_get(doc, "series"), "interval_s"));
 
-	if (doc->kind != JSON_OBJECT || !setup_scripts(acc, json_get(doc, "scripts")))
+	if (doc->kind != JSON_OBJECT)
 	{
 		diag_error("\"%s\" is not a JSON report of pgbench (schema version 2)", file);
 		return false;
 	}
+	if (!setup_scripts(acc, json_get(doc, "scripts"), file))
+		return false;
 	setup_settings(acc, doc);
 	setup_target(acc, doc);
 	if (!(interval_s > 0))
