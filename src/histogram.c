@@ -178,11 +178,18 @@ hist_export(const hist *h, hist_bucket *out, int max)
 	return n;
 }
 
-void
+bool
 hist_import(hist *h, const hist_bucket *b, int n, int64_t min, int64_t max, double sum)
 {
-	int64_t		added = 0;
+	int64_t		added = 0,
+				total;
 
+	/* every count fits when the total does: check that first */
+	for (int i = 0; i < n; i++)
+		if (b[i].count < 0 || __builtin_add_overflow(added, b[i].count, &added))
+			return false;
+	if (__builtin_add_overflow(h->count, added, &total))
+		return false;
 	for (int i = 0; i < n; i++)
 	{
 		int			index = b[i].index;
@@ -195,16 +202,16 @@ hist_import(hist *h, const hist_bucket *b, int n, int64_t min, int64_t max, doub
 			h->clamped += b[i].count;
 		}
 		h->counts[index] += b[i].count;
-		added += b[i].count;
 	}
 	if (added == 0)
-		return;
+		return true;
 	if (h->count == 0 || min < h->min)
 		h->min = min;
 	if (h->count == 0 || max > h->max)
 		h->max = max;
-	h->count += added;
+	h->count = total;
 	h->sum += sum;
+	return true;
 }
 
 double

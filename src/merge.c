@@ -4,9 +4,12 @@
  * each one), then the same figures and printers as a run of our own.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pgbench/diag.h"
 #include "pgbench/merge.h"
@@ -14,145 +17,12 @@
 #include "pgbench/xalloc.h"
 #include "merge_int.h"
 
-static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
-static const char *const partition_method_names[] = {"none", "range", "hash"};
-
-/* Index of name in names (n of them); def when absent. */
-static int
-name_index(const char *const *names, int n, const char *name, int def)
-{
-	for (int i = 0; name != NULL && i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return i;
-	return def;
-}
-
-/* The scripts as the printers need them: name, weight, command lines. */
-static bool
-setup_scripts(merge_acc *acc, const json_value *scripts)
-{
-	script_set *set = &acc->scripts;
-	int			offset = 0;
-
-	if (scripts == NULL || scripts->kind != JSON_ARRAY || scripts->n < 1 ||
-		scripts->n > PGB_MAX_SCRIPTS)
-		return false;
-	acc->cfg.per_command = !json_is_null(json_get(&scripts->items[0], "commands"));
-	set->nscripts = scripts->n;
-	for (int i = 0; i < scripts->n; i++)
-	{
-		const json_value *s = &scripts->items[i];
-		const json_value *commands = json_get(s, "commands");
-		script	   *sc = &set->scripts[i];
-
-		sc->desc = (char *) (json_str(json_get(s, "name")) ? json_str(json_get(s, "name")) : "");
-		sc->weight = (int) json_int(json_get(s, "weight"), 1);
-		set->total_weight += sc->weight;
-		acc->cfg.script_offset[i] = offset;
-		sc->ncommands = json_is_null(commands) ? 0 : commands->n;
-		sc->commands = pgb_calloc((size_t) (sc->ncommands > 0 ? sc->ncommands : 1), sizeof(command *));
-		for (int j = 0; j < sc->ncommands; j++)
-		{
-			const char *line = json_str(json_get(&commands->items[j], "line"));
-
-			sc->commands[j] = pgb_calloc(1, sizeof(command));
-			sc->commands[j]->first_line = (char *) (line != NULL ? line : "");
-		}
-		offset += sc->ncommands;
-	}
-	acc->cfg.total_commands = offset;
-	acc->cfg.scripts = set;
-	acc->cfg.per_script_stats = set->nscripts > 1;
-	return true;
-}
-
-/* The settings of the first report, which every other one shares. */
-static void
-setup_settings(merge_acc *acc, const json_value *doc)
-{
-	const json_value *st = json_get(doc, "settings");
-	const json_value *pct = json_get(st, "percentiles");
-	run_config *cfg = &acc->cfg;
-	double		limit_ms = json_num(json_get(st, "latency_limit_ms"));
-
-	cfg->compat = (int) json_int(json_get(doc, "compat"), PGB_COMPAT_MIN);
-	cfg->query_mode = (query_mode) name_index(query_mode_names, 3,
-											  json_str(json_get(st, "query_mode")), 0);
-	cfg->retry.max_tries = (uint32_t) json_int(json_get(st, "max_tries"), 1);
-	cfg->nxacts = json_int(json_get(st, "transactions_per_client"), 0);
-	cfg->duration = (int) json_int(json_get(st, "duration_s"), 0);
-	cfg->latency_limit_ms = limit_ms > 0 ? limit_ms : 0;
-	cfg->latency_limit = limit_ms > 0 ? (int64_t) (limit_ms * 1000.0 + 0.5) : 0;
-	cfg->connect_each = json_bool(json_get(st, "connect_each"));
-	cfg->failures_detailed = json_bool(json_get(st, "failures_detailed"));
-	for (int i = 0; pct != NULL && i < pct->n && i < PGB_MAX_PERCENTILES; i++)
-		cfg->percentiles[cfg->npercentiles++] = json_num(&pct->items[i]);
-	cfg->keep_hist = true;
-	cfg->latency_measured = true;
-	cfg->progress_sec = (int) json_int(json_get(json_get(doc, "merge"), "progress_s"), 0);
-	cfg->random_seed = (uint64_t) json_int(json_get(st, "random_seed"), 0);
-	acc->scale = (int) json_int(json_get(st, "scaling_factor"), 0);
-	acc->partition_method = (partition_method) name_index(partition_method_names, 3,
-														  json_str(json_get(st, "partition_method")),
-														  0);
-	acc->partitions = (int) json_int(json_get(st, "partitions"), 0);
-	snprintf(acc->server_version, sizeof(acc->server_version), "%s",
-			 json_str(json_get(doc, "server_version")) ? json_str(json_get(doc, "server_version")) : "");
-}
-
-/* Where the first report connected, for the merged report files. */
-static void
-setup_target(merge_acc *acc, const json_value *doc)
-{
-	const json_value *c = json_get(doc, "connection");
-	const char *host = json_str(json_get(c, "host"));
-	const char *port = json_str(json_get(c, "port"));
-	const char *db = json_str(json_get(c, "database"));
-
-	snprintf(acc->target.host, sizeof(acc->target.host), "%s", host ? host : "");
-	snprintf(acc->target.port, sizeof(acc->target.port), "%s", port ? port : "");
-	snprintf(acc->target.dbname, sizeof(acc->target.dbname), "%s", db ? db : "");
-}
-
-/* Build the accumulator from the first report (acc->first). */
-static bool
-setup(merge_acc *acc, const char *file)
-{
-	const json_value *doc = &acc->first;
-	double		interval_s = json_num(json_get(json_get(doc, "series"), "interval_s"));
-
-	if (doc->kind != JSON_OBJECT || !setup_scripts(acc, json_get(doc, "scripts")))
-	{
-		diag_error("\"%s\" is not a JSON report of pgbench (schema version 2)", file);
-		return false;
-	}
-	setup_settings(acc, doc);
-	setup_target(acc, doc);
-	if (!(interval_s > 0))
-		interval_s = 1.0;
-	acc->cfg.series_interval = (pg_time_usec_t) (interval_s * 1000000.0 + 0.5);
-	if (!stats_run_init(&acc->stats, acc->scripts.nscripts, acc->cfg.total_commands) ||
-		!stats_run_enable_hist(&acc->stats, acc->cfg.per_script_stats) ||
-		!stats_run_enable_report(&acc->stats, acc->cfg.series_interval, NULL, acc->cfg.per_command))
-	{
-		diag_error("out of memory");
-		return false;
-	}
-	return true;
-}
-
 void
 merge_acc_free(merge_acc *acc)
 {
-	for (int i = 0; i < acc->scripts.nscripts; i++)
-	{
-		for (int j = 0; j < acc->scripts.scripts[i].ncommands; j++)
-			free(acc->scripts.scripts[i].commands[j]);
-		free(acc->scripts.scripts[i].commands);
-	}
+	merge_workload_free(acc);
 	stats_run_free(&acc->stats);
 	free(acc->windows);
-	json_free(&acc->first);
 }
 
 /* ---- the time window --------------------------------------------------- */
@@ -206,11 +76,24 @@ set_window(const merge_acc *acc, report_input *in)
 
 /* ---- reading and writing ------------------------------------------------ */
 
-/* The whole file, NUL-terminated (malloc'd); NULL after a message. */
+/* The message for a file over MERGE_MAX_FILE_BYTES. */
+static void
+too_big(const char *path)
+{
+	diag_error("%s: larger than %" PRId64 " bytes (256 MiB), the most a report may be", path,
+			   MERGE_MAX_FILE_BYTES);
+}
+
+/*
+ * The whole file (malloc'd), at most MERGE_MAX_FILE_BYTES; NULL after a
+ * message.  A regular file's size is known before reading it; another
+ * (a pipe, /dev/zero) is read until it ends or passes the limit.
+ */
 static char *
 read_all(const char *path, size_t *len)
 {
 	FILE	   *f = fopen(path, "rb");
+	struct stat st;
 	char	   *buf = NULL;
 	size_t		cap = 0;
 
@@ -220,48 +103,62 @@ read_all(const char *path, size_t *len)
 		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
 		return NULL;
 	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+	{
+		if (st.st_size > MERGE_MAX_FILE_BYTES)
+		{
+			too_big(path);
+			fclose(f);
+			return NULL;
+		}
+		cap = (size_t) st.st_size + 1;
+		if ((buf = malloc(cap)) == NULL)
+		{
+			diag_error("%s: out of memory", path);
+			fclose(f);
+			return NULL;
+		}
+	}
 	for (;;)
 	{
 		size_t		got;
 
-		if (*len + 65536 + 1 > cap)
-			buf = pgb_realloc(buf, cap = (cap + 65536) * 2);
-		got = fread(buf + *len, 1, cap - *len - 1, f);
+		if (*len == cap)
+		{
+			/* full: grow, up to one byte more than a report may be */
+			size_t		grown = cap < 65536 ? 65536 : 2 * cap;
+			char	   *more;
+
+			if (cap > (size_t) MERGE_MAX_FILE_BYTES)
+			{
+				too_big(path);
+				break;
+			}
+			if (grown > (size_t) MERGE_MAX_FILE_BYTES + 1)
+				grown = (size_t) MERGE_MAX_FILE_BYTES + 1;
+			if ((more = realloc(buf, grown)) == NULL)
+			{
+				diag_error("%s: out of memory", path);
+				break;
+			}
+			buf = more;
+			cap = grown;
+		}
+		got = fread(buf + *len, 1, cap - *len, f);
 		*len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f))
-	{
+		if (got > 0)
+			continue;
+		if (!ferror(f))
+		{
+			fclose(f);
+			return buf;
+		}
 		diag_error("could not read report file \"%s\": %s", path, strerror(errno));
-		free(buf);
-		buf = NULL;
+		break;
 	}
-	else
-		buf[*len] = '\0';
+	free(buf);
 	fclose(f);
-	return buf;
-}
-
-/*
- * Keep of the first report only what the others are compared with: the
- * series and histograms go (most of a long run's report).
- */
-static void
-trim_first(merge_acc *acc)
-{
-	json_value *scripts = (json_value *) json_get(&acc->first, "scripts");
-
-	json_drop((json_value *) json_get(&acc->first, "series"), "points");
-	json_drop(&acc->first, "latency_histogram");
-	for (int i = 0; scripts != NULL && i < scripts->n; i++)
-	{
-		json_value *commands = (json_value *) json_get(&scripts->items[i], "commands");
-
-		json_drop(&scripts->items[i], "latency_histogram");
-		for (int j = 0; commands != NULL && commands->kind == JSON_ARRAY && j < commands->n; j++)
-			json_drop(&commands->items[j], "latency_histogram");
-	}
+	return NULL;
 }
 
 /* Read file and add it into acc (the first one sets acc up). */
@@ -271,7 +168,7 @@ merge_file(merge_acc *acc, const char *file)
 	size_t		len;
 	char	   *text = read_all(file, &len);
 	char		err[256];
-	json_value	doc;
+	json_doc	doc;
 	bool		ok;
 
 	if (text == NULL)
@@ -280,26 +177,17 @@ merge_file(merge_acc *acc, const char *file)
 	free(text);
 	if (!ok)
 	{
-		diag_error("could not parse report file \"%s\": %s", file, err);
+		diag_error("%s: %s", file, err);
 		return false;
 	}
-	if (acc->ninstances == 0)
-	{
-		acc->first = doc;
-		acc->first_file = file;
-		if (!setup(acc, file) || !merge_add(acc, &acc->first, file))
-			return false;
-		trim_first(acc);
-		return true;
-	}
-	ok = merge_add(acc, &doc, file);
-	json_free(&doc);
+	ok = merge_add(acc, &doc.root, file);
+	json_doc_free(&doc);
 	return ok;
 }
 
-/* --report-json with --merge-reports. */
+/* --report-json with --merge-reports; *made once the file exists. */
 static bool
-write_json(const char *path, const report_figures *f)
+write_json(const char *path, const report_figures *f, bool *made)
 {
 	FILE	   *out = fopen(path, "w");
 	bool		ok;
@@ -309,6 +197,7 @@ write_json(const char *path, const report_figures *f)
 		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
 		return false;
 	}
+	*made = true;
 	ok = report_json_write(out, f);
 	if (fclose(out) != 0)
 		ok = false;
@@ -319,7 +208,8 @@ write_json(const char *path, const report_figures *f)
 
 /*
  * Print and write the merged report; the exit code: 1 when a file cannot
- * be written, else 2 when any instance aborted, else 0.
+ * be written (the report files this made are then removed: none is left
+ * half written), else 2 when any instance aborted, else 0.
  */
 static int
 report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
@@ -329,6 +219,8 @@ report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 	report_figures figures;
 	char	  **argv = pgb_calloc((size_t) nfiles + 2, sizeof(char *));
 	FILE	   *html = NULL;
+	bool		json_made = false,
+				html_made = false;
 	int			rc = 0;
 
 	argv[0] = (char *) "pgbench";
@@ -349,7 +241,9 @@ report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 	in.target = &acc->target;
 	in.instances = acc->ninstances;
 	set_window(acc, &in);
-	if (html_path != NULL && (html = report_html_open(html_path)) == NULL)
+	if (html_path != NULL)
+		html_made = (html = report_html_open(html_path)) != NULL;
+	if (html_path != NULL && !html_made)
 		rc = 1;
 	else if (!figures_compute(&in, &figures))
 	{
@@ -360,7 +254,7 @@ report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 	{
 		report_print(stdout, &figures);
 		fflush(stdout);
-		if ((json_path != NULL && !write_json(json_path, &figures)) ||
+		if ((json_path != NULL && !write_json(json_path, &figures, &json_made)) ||
 			!report_html_finish(&html, html_path, &figures))
 			rc = 1;
 		figures_free(&figures);
@@ -374,6 +268,10 @@ report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 	}
 	if (html != NULL)
 		fclose(html);
+	if (rc == 1 && json_made)
+		unlink(json_path);
+	if (rc == 1 && html_made)
+		unlink(html_path);
 	free(argv);
 	return rc;
 }

@@ -1,9 +1,12 @@
 /*
  * merge_read.c — one JSON report added into the merge accumulator: its
- * workload checked against the first report's, its counts, sums,
- * histograms and series added (doc/report-json.md says which members
- * carry what; doc/fleet.md how they add up).
+ * workload checked against the first report's (merge_workload.c), its
+ * counts, sums, histograms and series checked and added, every sum
+ * guarded against overflow (doc/report-json.md says which members carry
+ * what; doc/fleet.md how they add up).
  */
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,399 +17,526 @@
 #include "pgbench/xalloc.h"
 #include "merge_int.h"
 
-/* Settings every report must share, as written in "settings". */
-static const char *const same_settings[] = {
-	"transaction_type", "scaling_factor", "partition_method", "partitions", "query_mode",
-	"max_tries", "transactions_per_client", "duration_s", "latency_limit_ms", "connect_each",
-	"failures_detailed", "percentiles",
-};
+/* The largest time in milliseconds a report may give (MERGE_MAX_SPAN_US). */
+#define MAX_SPAN_MS ((double) MERGE_MAX_SPAN_US / 1000.0)
 
-/* ---- comparing --------------------------------------------------------- */
-
-static bool
-json_equal(const json_value *a, const json_value *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind)
-	{
-		case JSON_NULL:
-			return true;
-		case JSON_BOOL:
-			return a->boolean == b->boolean;
-		case JSON_NUMBER:
-			return a->number == b->number;
-		case JSON_STRING:
-			return strcmp(a->string, b->string) == 0;
-		case JSON_ARRAY:
-		case JSON_OBJECT:
-			if (a->n != b->n)
-				return false;
-			for (int i = 0; i < a->n; i++)
-				if ((a->keys != NULL && strcmp(a->keys[i], b->keys[i]) != 0) ||
-					!json_equal(&a->items[i], &b->items[i]))
-					return false;
-			return true;
-	}
-	return false;
-}
-
-/* A value as the difference message shows it. */
-static const char *
-show(const json_value *v, char *buf, size_t len)
-{
-	if (v == NULL)
-		return "(none)";
-	switch (v->kind)
-	{
-		case JSON_NULL:
-			return "null";
-		case JSON_BOOL:
-			return v->boolean ? "true" : "false";
-		case JSON_NUMBER:
-			snprintf(buf, len, "%g", v->number);
-			return buf;
-		case JSON_STRING:
-			snprintf(buf, len, "\"%s\"", v->string);
-			return buf;
-		case JSON_ARRAY:
-			snprintf(buf, len, "an array of %d", v->n);
-			return buf;
-		case JSON_OBJECT:
-			return "an object";
-	}
-	return "?";
-}
-
-/* a (first report) and b (file) must be equal; what names the member. */
-static bool
-same(const merge_acc *acc, const char *file, const char *what, const json_value *a,
-	 const json_value *b)
-{
-	char		b1[256],
-				b2[256];
-
-	if (json_equal(a, b))
-		return true;
-	diag_error("reports \"%s\" and \"%s\" differ in %s: %s and %s", acc->first_file, file,
-			   what, show(a, b1, sizeof(b1)), show(b, b2, sizeof(b2)));
-	diag_detail("Only reports of the same workload and mode can be merged.");
-	return false;
-}
-
-/* The scripts: names, weights, -r and each command's line. */
-static bool
-same_scripts(const merge_acc *acc, const char *file, const json_value *a, const json_value *b)
-{
-	char		what[64];
-
-	if (a->n != b->n)
-	{
-		diag_error("reports \"%s\" and \"%s\" differ in scripts: %d and %d scripts",
-				   acc->first_file, file, a->n, b->n);
-		return false;
-	}
-	for (int i = 0; i < a->n; i++)
-	{
-		static const char *const members[] = {"name", "weight"};
-		const json_value *ca = json_get(&a->items[i], "commands");
-		const json_value *cb = json_get(&b->items[i], "commands");
-
-		for (int m = 0; m < 2; m++)
-		{
-			snprintf(what, sizeof(what), "script %d's %s", i + 1, members[m]);
-			if (!same(acc, file, what, json_get(&a->items[i], members[m]),
-					  json_get(&b->items[i], members[m])))
-				return false;
-		}
-		if (json_is_null(ca) != json_is_null(cb))
-		{
-			diag_error("reports \"%s\" and \"%s\" differ in the per-command report (-r): %s and %s",
-					   acc->first_file, file, json_is_null(ca) ? "off" : "on",
-					   json_is_null(cb) ? "off" : "on");
-			diag_detail("Only reports of the same workload and mode can be merged.");
-			return false;
-		}
-		for (int j = 0; !json_is_null(ca) && j < ca->n && j < cb->n; j++)
-		{
-			snprintf(what, sizeof(what), "script %d's command %d", i + 1, j);
-			if (!same(acc, file, what, json_get(&ca->items[j], "line"),
-					  json_get(&cb->items[j], "line")))
-				return false;
-		}
-		snprintf(what, sizeof(what), "script %d's number of commands", i + 1);
-		if (!json_is_null(ca) && ca->n != cb->n)
-			return same(acc, file, what, ca, cb);
-	}
-	return true;
-}
-
-/* Everything that makes two runs one workload. */
-static bool
-same_workload(const merge_acc *acc, const json_value *doc, const char *file)
-{
-	const json_value *sa = json_get(&acc->first, "settings");
-	const json_value *sb = json_get(doc, "settings");
-	const json_value *ra = json_get(sa, "rate_tps");
-	const json_value *rb = json_get(sb, "rate_tps");
-	const json_value *ia = json_get(json_get(&acc->first, "series"), "interval_s");
-	const json_value *ib = json_get(json_get(doc, "series"), "interval_s");
-
-	if (!same(acc, file, "compat", json_get(&acc->first, "compat"), json_get(doc, "compat")))
-		return false;
-	for (int i = 0; i < (int) PGB_LENGTHOF(same_settings); i++)
-		if (!same(acc, file, same_settings[i], json_get(sa, same_settings[i]),
-				  json_get(sb, same_settings[i])))
-			return false;
-	if (json_is_null(ra) != json_is_null(rb) &&
-		!same(acc, file, "rate_tps", ra, rb))
-		return false;
-	if (!same(acc, file, "progress (-P)", json_get(json_get(&acc->first, "merge"), "progress_s"),
-			  json_get(json_get(doc, "merge"), "progress_s")) ||
-		!same(acc, file, "series interval", ia, ib))
-		return false;
-	return same_scripts(acc, file, json_get(&acc->first, "scripts"), json_get(doc, "scripts"));
-}
-
-/* ---- adding ------------------------------------------------------------ */
+/* ---- counts and latencies -------------------------------------------------- */
 
 /*
- * A histogram block (doc/report-json.md) into h.  false when it is not of
- * our layout.
+ * A "transactions" object: the STATS_COUNTERS, each a count, and "failed"
+ * and "total" their sums; *out the counters.
  */
 static bool
-add_hist(hist *h, const json_value *block, const char *file)
+read_counts(const char *file, const json_ref *obj, const char *key, stats_data *out)
 {
-	const json_value *buckets = json_get(block, "buckets");
-	hist_bucket *b;
-	int			n = 0;
+	json_ref	tx;
+	int64_t		failed = 0,
+				total = 0,
+				v;
 
-	if (json_is_null(block))
-		return true;
-	if (json_int(json_get(block, "sub_bucket_bits"), -1) != HIST_SUB_BITS ||
-		json_int(json_get(block, "highest_us"), -1) != h->highest ||
-		buckets == NULL || buckets->kind != JSON_ARRAY)
-	{
-		diag_error("report \"%s\" has a latency histogram of another layout", file);
+	memset(out, 0, sizeof(*out));
+	if (!merge_container(file, obj, key, JSON_OBJECT, &tx))
 		return false;
-	}
-	b = pgb_calloc((size_t) (buckets->n > 0 ? buckets->n : 1), sizeof(hist_bucket));
-	for (int i = 0; i < buckets->n; i++)
+#define READ_COUNTER(field, json_name, kind) \
+	if (!merge_int(file, &tx, json_name, 0, INT64_MAX, &out->field)) \
+		return false;
+	STATS_COUNTERS(READ_COUNTER)
+#undef READ_COUNTER
+	if (!merge_int(file, &tx, "failed", 0, INT64_MAX, &failed) ||
+		!merge_int(file, &tx, "total", 0, INT64_MAX, &total))
+		return false;
+	v = 0;
+#define SUM_FAILURES(field, json_name, kind) \
+	if ((kind) == STATS_COUNT_FAILURE && __builtin_add_overflow(v, out->field, &v)) \
+		v = -1;
+	STATS_COUNTERS(SUM_FAILURES)
+#undef SUM_FAILURES
+	if (v != failed)
 	{
-		int64_t		index = json_int(json_at(&buckets->items[i], 0), -1);
-		int64_t		count = json_int(json_at(&buckets->items[i], 1), 0);
+		json_ref	r = json_ref_member(&tx, "failed");
 
-		if (index >= 0 && index < h->nbuckets && count > 0)
-			b[n++] = (hist_bucket) {.index = (int32_t) index, .count = count};
+		return merge_bad(file, &r, "%" PRId64 ", but the kinds of failure add up to %" PRId64,
+						 failed, v);
 	}
-	hist_import(h, b, n, json_int(json_get(block, "min_us"), 0),
-				json_int(json_get(block, "max_us"), 0), json_num(json_get(block, "sum_us")));
-	free(b);
+	if (__builtin_add_overflow(out->cnt, failed, &v) || __builtin_add_overflow(v, out->skipped, &v) ||
+		v != total)
+	{
+		json_ref	r = json_ref_member(&tx, "total");
+
+		return merge_bad(file, &r, "%" PRId64 ", not processed + failed + skipped", total);
+	}
 	return true;
 }
 
-/* A latency_ms object and its histogram block's exact sums into ss (us). */
-static void
-add_simple(stats_simple *ss, const json_value *latency, const json_value *block)
-{
-	stats_simple one = {
-		.count = json_int(json_get(latency, "count"), 0),
-		.min = 1000.0 * json_num(json_get(latency, "min")),
-		.max = 1000.0 * json_num(json_get(latency, "max")),
-		.sum = json_num(json_get(block, "latency_sum_us")),
-		.sum2 = json_num(json_get(block, "latency_sum_squares_us")),
-	};
-
-	if (one.count > 0 && !isnan(one.sum))
-		stats_simple_merge(ss, &one);
-}
-
-/* The "transactions" counters into sd. */
-static void
-add_counts(stats_data *sd, const json_value *tx)
+/* sd's counters into acc's, each sum checked (at names them). */
+static bool
+add_counts(const char *file, const json_ref *at, stats_data *acc, const stats_data *sd)
 {
 #define ADD_COUNTER(field, json_name, kind) \
-	sd->field += json_int(json_get(tx, json_name), 0);
+	if (!merge_sum(file, at, &acc->field, sd->field)) \
+		return false;
 	STATS_COUNTERS(ADD_COUNTER)
 #undef ADD_COUNTER
+	return true;
+}
+
+/*
+ * A latency_ms object (count, min and max in ms) and the exact sums of
+ * its histogram block (us), into *out; count must be expect.
+ */
+static bool
+read_latency(const char *file, const json_ref *obj, const json_ref *block, int64_t expect,
+			 stats_simple *out)
+{
+	json_ref	lat;
+	bool		has_min,
+				has_max;
+
+	memset(out, 0, sizeof(*out));
+	if (!merge_container(file, obj, "latency_ms", JSON_OBJECT, &lat) ||
+		!merge_int(file, &lat, "count", 0, INT64_MAX, &out->count) ||
+		!merge_num_null(file, &lat, "min", 0, MAX_SPAN_MS, &out->min, &has_min) ||
+		!merge_num_null(file, &lat, "max", 0, MAX_SPAN_MS, &out->max, &has_max) ||
+		!merge_num(file, block, "latency_sum_us", 0, INFINITY, &out->sum) ||
+		!merge_num(file, block, "latency_sum_squares_us", 0, INFINITY, &out->sum2))
+		return false;
+	if (out->count != expect)
+	{
+		json_ref	r = json_ref_member(&lat, "count");
+
+		return merge_bad(file, &r, "%" PRId64 ", not %" PRId64, out->count, expect);
+	}
+	if (out->count > 0 && (!has_min || !has_max))
+	{
+		json_ref	r = json_ref_member(&lat, has_min ? "max" : "min");
+
+		return merge_bad(file, &r, "expected a number, found null");
+	}
+	if (out->min > out->max)
+	{
+		json_ref	r = json_ref_member(&lat, "min");
+
+		return merge_bad(file, &r, "%g is above max (%g)", out->min, out->max);
+	}
+	out->min *= 1000.0;
+	out->max *= 1000.0;
+	return true;
+}
+
+/* stats_simple_merge, with its sums checked (at names them). */
+static bool
+add_simple(const char *file, const json_ref *at, stats_simple *acc, const stats_simple *ss)
+{
+	int64_t		count = acc->count;
+	double		sum = acc->sum,
+				sum2 = acc->sum2;
+
+	if (ss->count == 0)
+		return true;
+	if (!merge_sum(file, at, &count, ss->count) || !merge_sum_real(file, at, &sum, ss->sum) ||
+		!merge_sum_real(file, at, &sum2, ss->sum2))
+		return false;
+	stats_simple_merge(acc, ss);
+	return true;
+}
+
+/* ---- histograms ------------------------------------------------------------ */
+
+/*
+ * The histogram block key of obj, of our layout, counting expect values,
+ * into h.  *block is set for read_latency.
+ */
+static bool
+add_hist(const char *file, const json_ref *obj, const char *key, int64_t expect, hist *h,
+		 json_ref *block)
+{
+	const char *layout;
+	int64_t		bits,
+				highest,
+				count,
+				clamped;
+	double		sum;
+	merge_hist	mh;
+	bool		ok;
+
+	if (!merge_container(file, obj, key, JSON_OBJECT, block) ||
+		!merge_str(file, block, "layout", &layout) ||
+		!merge_int(file, block, "sub_bucket_bits", 0, 62, &bits) ||
+		!merge_int(file, block, "highest_us", 0, INT64_MAX, &highest))
+		return false;
+	if (strcmp(layout, "log-linear") != 0 || bits != HIST_SUB_BITS || highest != h->highest)
+	{
+		json_ref	r = json_ref_member(block, strcmp(layout, "log-linear") != 0 ? "layout"
+										: bits != HIST_SUB_BITS ? "sub_bucket_bits" : "highest_us");
+
+		return merge_bad(file, &r, "another layout than this pgbench's (\"log-linear\", %d sub-bucket bits, highest %" PRId64 " us)",
+						 HIST_SUB_BITS, h->highest);
+	}
+	if (!merge_int(file, block, "count", 0, INT64_MAX, &count) ||
+		!merge_int(file, block, "clamped", 0, count, &clamped) ||
+		!merge_num(file, block, "sum_us", 0, INFINITY, &sum))
+		return false;
+	if (count != expect)
+	{
+		json_ref	r = json_ref_member(block, "count");
+
+		return merge_bad(file, &r, "%" PRId64 ", not %" PRId64, count, expect);
+	}
+	ok = merge_read_buckets(file, block, count, &mh) && merge_import(file, block, h, &mh, sum);
+	free(mh.b);
+	return ok;
+}
+
+/* ---- totals ---------------------------------------------------------------- */
+
+/* "lag_ms" (under -R) and "merge.lag_sum_us" into the total lag. */
+static bool
+add_lag(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m, int64_t processed)
+{
+	json_ref	lag_ms;
+	bool		present,
+				has_max,
+				has_sum;
+	stats_simple lag = {.count = processed};
+
+	if (!merge_container_null(file, doc, "lag_ms", JSON_OBJECT, &lag_ms, &present) ||
+		(present && !merge_num_null(file, &lag_ms, "max", 0, MAX_SPAN_MS, &lag.max, &has_max)) ||
+		!merge_num_null(file, m, "lag_sum_us", 0, INFINITY, &lag.sum, &has_sum))
+		return false;
+	if (!present || !has_max || !has_sum)
+		return true;
+	lag.max *= 1000.0;
+	return add_simple(file, &lag_ms, &acc->stats.total.lag, &lag);
+}
+
+/* The whole-run figures: counts, latency, lag, late, connections, rate. */
+static bool
+add_totals(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m)
+{
+	stats_run  *sr = &acc->stats;
+	json_ref	tx = json_ref_member(doc, "transactions");
+	json_ref	st = json_ref_member(doc, "settings");
+	json_ref	block;
+	stats_data	counts;
+	stats_simple latency;
+	int64_t		late = 0,
+				conn,
+				clients = acc->cfg.nclients,
+				threads = acc->cfg.nthreads;
+	bool		has_late,
+				has_rate;
+	double		rate = 0;
+
+	if (!read_counts(file, doc, "transactions", &counts) ||
+		!add_hist(file, doc, "latency_histogram", counts.cnt, sr->latency_hist, &block) ||
+		!read_latency(file, doc, &block, counts.cnt, &latency) ||
+		!add_counts(file, &tx, &sr->total, &counts) ||
+		!add_simple(file, &block, &sr->total.latency, &latency) ||
+		!add_lag(acc, file, doc, m, counts.cnt) ||
+		!merge_int_null(file, &tx, "late", 0, counts.cnt, &late, &has_late) ||
+		!merge_sum(file, &tx, &sr->latency_late, late) ||
+		!merge_int(file, m, "conn_duration_us", 0, INT64_MAX, &conn) ||
+		!merge_sum(file, m, &sr->conn_duration, conn) ||
+		!merge_num_null(file, &st, "rate_tps", 0, INFINITY, &rate, &has_rate) ||
+		!merge_sum_real(file, &st, &acc->cfg.rate, rate))
+		return false;
+	/* the first report's clients and threads are in cfg already */
+	if (acc->ninstances > 0)
+	{
+		json_ref	c = json_ref_member(&st, "clients");
+		json_ref	t = json_ref_member(&st, "threads");
+
+		if (!merge_sum(file, &c, &clients, json_int(c.v, 0)) ||
+			!merge_sum(file, &t, &threads, json_int(t.v, 0)))
+			return false;
+		if (clients > INT_MAX || threads > INT_MAX)
+			return merge_bad(file, clients > INT_MAX ? &c : &t,
+							 "the sum over the reports is above %d", INT_MAX);
+		acc->cfg.nclients = (int) clients;
+		acc->cfg.nthreads = (int) threads;
+	}
+	return true;
+}
+
+/* ---- scripts and commands ---------------------------------------------------- */
+
+/* Command j of script s (i) into flattened command k. */
+static bool
+add_command(merge_acc *acc, const char *file, const json_ref *commands, int j, int k)
+{
+	stats_run  *sr = &acc->stats;
+	json_ref	c = json_ref_item(commands, j);
+	json_ref	lat = json_ref_member(&c, "latency_ms");
+	json_ref	block;
+	stats_simple latency;
+	int64_t		count,
+				failures,
+				retries;
+
+	if (!merge_container(file, &c, "latency_ms", JSON_OBJECT, &lat) ||
+		!merge_int(file, &lat, "count", 0, INT64_MAX, &count) ||
+		!add_hist(file, &c, "latency_histogram", count, &sr->command_hist[k], &block) ||
+		!read_latency(file, &c, &block, count, &latency) ||
+		!add_simple(file, &block, &sr->per_command[k].latency, &latency) ||
+		!merge_int(file, &c, "failures", 0, INT64_MAX, &failures) ||
+		!merge_int(file, &c, "retries", 0, INT64_MAX, &retries))
+		return false;
+	lat = json_ref_member(&c, "failures");
+	if (!merge_sum(file, &lat, &sr->per_command[k].failures, failures))
+		return false;
+	lat = json_ref_member(&c, "retries");
+	return merge_sum(file, &lat, &sr->per_command[k].retries, retries);
 }
 
 /* Per script (several) and per command (-r): counts, sums, histograms. */
 static bool
-add_scripts(merge_acc *acc, const json_value *scripts, const char *file)
+add_scripts(merge_acc *acc, const char *file, const json_ref *doc)
 {
 	stats_run  *sr = &acc->stats;
+	json_ref	list = json_ref_member(doc, "scripts");
 
-	for (int i = 0; i < scripts->n; i++)
+	for (int i = 0; i < list.v->n; i++)
 	{
-		const json_value *s = &scripts->items[i];
-		const json_value *commands = json_get(s, "commands");
+		json_ref	s = json_ref_item(&list, i);
+		json_ref	commands = json_ref_member(&s, "commands");
+		json_ref	tx = json_ref_member(&s, "transactions");
+		json_ref	block;
+		stats_data	counts;
+		stats_simple latency;
+		bool		present;
 
-		if (acc->cfg.per_script_stats)
-		{
-			add_counts(&sr->per_script[i], json_get(s, "transactions"));
-			add_simple(&sr->per_script[i].latency, json_get(s, "latency_ms"),
-					   json_get(s, "latency_histogram"));
-			if (!add_hist(&sr->script_hist[i], json_get(s, "latency_histogram"), file))
+		/* with one script, its figures are the totals' (checked there) */
+		if (!read_counts(file, &s, "transactions", &counts))
+			return false;
+		if (acc->cfg.per_script_stats &&
+			(!add_hist(file, &s, "latency_histogram", counts.cnt, &sr->script_hist[i], &block) ||
+			 !read_latency(file, &s, &block, counts.cnt, &latency) ||
+			 !add_counts(file, &tx, &sr->per_script[i], &counts) ||
+			 !add_simple(file, &block, &sr->per_script[i].latency, &latency)))
+			return false;
+		if (!acc->cfg.per_script_stats &&
+			!merge_container_null(file, &s, "latency_histogram", JSON_OBJECT, &block, &present))
+			return false;
+		for (int j = 0; acc->cfg.per_command && j < commands.v->n; j++)
+			if (!add_command(acc, file, &commands, j, acc->cfg.script_offset[i] + j))
 				return false;
-		}
-		for (int j = 0; acc->cfg.per_command && j < commands->n; j++)
-		{
-			const json_value *c = &commands->items[j];
-			stats_command *sc = &sr->per_command[acc->cfg.script_offset[i] + j];
-
-			add_simple(&sc->latency, json_get(c, "latency_ms"), json_get(c, "latency_histogram"));
-			sc->failures += json_int(json_get(c, "failures"), 0);
-			sc->retries += json_int(json_get(c, "retries"), 0);
-			if (!add_hist(&sr->command_hist[acc->cfg.script_offset[i] + j],
-						  json_get(c, "latency_histogram"), file))
-				return false;
-		}
 	}
 	return true;
 }
 
-/* One point of "series.points" into sp (its buckets allocated). */
-static void
-read_point(series_point *sp, const json_value *p)
+/* ---- the series ------------------------------------------------------------ */
+
+/*
+ * Point i of "series.points" into sp (its buckets allocated), checked;
+ * the caller's acc point must take its counts without overflow.
+ */
+static bool
+read_point(const char *file, const json_ref *points, int i, bool incomplete, series_point *sp,
+		   const series_point *into)
 {
-	const json_value *h = json_get(p, "histogram");
-	const json_value *b = json_get(h, "buckets");
+	json_ref	p = json_ref_item(points, i);
+	json_ref	h;
+	merge_hist	mh;
+	bool		present;
 
-	sp->processed = json_int(json_get(p, "processed"), 0);
-	sp->failures = json_int(json_get(p, "failures"), 0);
-	sp->retries = json_int(json_get(p, "retries"), 0);
-	sp->skipped = json_int(json_get(p, "skipped"), 0);
-	if (json_is_null(h))
-		return;
-	sp->latency_min = json_int(json_get(h, "min_us"), 0);
-	sp->latency_max = json_int(json_get(h, "max_us"), 0);
-	sp->latency_sum = json_num(json_get(h, "latency_sum_us"));
-	sp->lag_sum = json_num(json_get(h, "lag_sum_us"));
-	sp->lag_max = json_num(json_get(h, "lag_max_us"));
-	if (b == NULL || b->kind != JSON_ARRAY || b->n == 0)
-		return;
-	sp->buckets = pgb_calloc((size_t) b->n, sizeof(hist_bucket));
-	for (int k = 0; k < b->n; k++)
+	if (p.v->kind != JSON_OBJECT)
+		return merge_bad(file, &p, "expected an object, found %s", json_kind_name(p.v));
+	if (!merge_int(file, &p, "processed", 0, INT64_MAX, &sp->processed) ||
+		!merge_int(file, &p, "failures", 0, INT64_MAX, &sp->failures) ||
+		!merge_int(file, &p, "retries", 0, INT64_MAX, &sp->retries) ||
+		!merge_int(file, &p, "skipped", 0, INT64_MAX, &sp->skipped) ||
+		!merge_container_null(file, &p, "histogram", JSON_OBJECT, &h, &present))
+		return false;
+	if (into != NULL)
 	{
-		int64_t		index = json_int(json_at(&b->items[k], 0), -1);
-		int64_t		count = json_int(json_at(&b->items[k], 1), 0);
+		int64_t		sum[4] = {into->processed, into->failures, into->retries, into->skipped};
+		json_ref	r = json_ref_member(&p, "processed");
 
-		if (index >= 0 && index <= hist_index_of(HIST_ONE_HOUR_US) && count > 0)
-			sp->buckets[sp->nbuckets++] = (hist_bucket) {.index = (int32_t) index, .count = count};
+		if (!merge_sum(file, &r, &sum[0], sp->processed) ||
+			!(r = json_ref_member(&p, "failures"), merge_sum(file, &r, &sum[1], sp->failures)) ||
+			!(r = json_ref_member(&p, "retries"), merge_sum(file, &r, &sum[2], sp->retries)) ||
+			!(r = json_ref_member(&p, "skipped"), merge_sum(file, &r, &sum[3], sp->skipped)))
+			return false;
 	}
+	if (!present)
+	{
+		if (sp->processed > 0 && !incomplete)
+			return merge_bad(file, &h, "null, but %" PRId64 " transactions ended in this interval",
+							 sp->processed);
+		return true;
+	}
+	if (!merge_num(file, &h, "latency_sum_us", 0, INFINITY, &sp->latency_sum) ||
+		!merge_num(file, &h, "lag_sum_us", 0, INFINITY, &sp->lag_sum) ||
+		!merge_num(file, &h, "lag_max_us", 0, INFINITY, &sp->lag_max) ||
+		!merge_read_buckets(file, &h, sp->processed, &mh))
+		return false;
+	if (into != NULL && (!isfinite(into->latency_sum + sp->latency_sum) ||
+						 !isfinite(into->lag_sum + sp->lag_sum)))
+	{
+		free(mh.b);
+		return merge_bad(file, &h, "the sum over the reports overflows");
+	}
+	sp->latency_min = mh.min_us;
+	sp->latency_max = mh.max_us;
+	sp->buckets = mh.b;
+	sp->nbuckets = mh.n;
+	return true;
 }
 
-/* "series" into the accumulated series, point by point. */
-static void
-add_series(merge_acc *acc, const json_value *series)
+/*
+ * "series" into the accumulated series, point by point.  Its points must
+ * cover the run (as the writer makes them) and stay within
+ * MERGE_MAX_SPAN_US, so that the merged window is bounded.
+ */
+static bool
+add_series(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m)
 {
-	const json_value *points = json_get(series, "points");
+	run_series *acc_series = acc->stats.series;
+	json_ref	series = json_ref_member(doc, "series");
+	json_ref	points;
 	run_series	one;
+	int64_t		interval = acc_series->interval,
+				conn,
+				bench;
+	bool		ok = true,
+				was_oom = acc_series->oom;
 
-	if (acc->stats.series == NULL || points == NULL || points->kind != JSON_ARRAY)
-		return;
 	memset(&one, 0, sizeof(one));
-	one.interval = acc->stats.series->interval;
+	if (!merge_bool(file, &series, "incomplete", &one.oom) ||
+		!merge_container(file, &series, "points", JSON_ARRAY, &points) ||
+		!merge_int(file, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &conn) ||
+		!merge_int(file, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &bench))
+		return false;
+	if (points.v->n > MERGE_MAX_SPAN_US / interval)
+		return merge_bad(file, &points, "%d points of %g s span more than %" PRId64 " us",
+						 points.v->n, 0.000001 * (double) interval, MERGE_MAX_SPAN_US);
+	if ((conn + bench + interval - 1) / interval > points.v->n)
+		return merge_bad(file, &points, "too few (%d) for the run's %" PRId64 " us",
+						 points.v->n, conn + bench);
+	one.interval = interval;
 	one.current = -1;
-	one.oom = json_bool(json_get(series, "incomplete"));
-	one.npoints = one.capacity = points->n;
-	one.points = pgb_calloc((size_t) (points->n > 0 ? points->n : 1), sizeof(series_point));
-	for (int i = 0; i < points->n; i++)
-		read_point(&one.points[i], &points->items[i]);
-	series_merge(acc->stats.series, &one);
-	for (int i = 0; i < points->n; i++)
+	one.npoints = one.capacity = points.v->n;
+	one.points = pgb_calloc((size_t) (points.v->n > 0 ? points.v->n : 1), sizeof(series_point));
+	for (int i = 0; ok && i < points.v->n; i++)
+		ok = read_point(file, &points, i, one.oom, &one.points[i],
+						i < acc_series->npoints ? &acc_series->points[i] : NULL);
+	if (ok)
+	{
+		series_merge(acc_series, &one);
+		if (acc_series->oom && !was_oom && !one.oom)
+			ok = merge_bad(file, &points, "out of memory");
+	}
+	for (int i = 0; i < points.v->n; i++)
 		free(one.points[i].buckets);
 	free(one.points);
+	return ok;
 }
 
-/* Where this instance was in time. */
-static void
-add_window(merge_acc *acc, const json_value *doc)
-{
-	const json_value *m = json_get(doc, "merge");
-	const json_value *rv = json_get(doc, "rendezvous");
-	merge_window *w;
+/* ---- the rest -------------------------------------------------------------- */
 
+/* Where this instance was in time; whether it aborted. */
+static bool
+add_window(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m)
+{
+	json_ref	rv;
+	merge_window w = {0};
+	bool		present,
+				aborted;
+	const char *group = NULL;
+
+	if (!merge_int(file, m, "start_epoch_us", 0, MERGE_MAX_EPOCH_US, &w.start_epoch_us) ||
+		!merge_int(file, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &w.conn_elapsed_us) ||
+		!merge_int(file, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &w.bench_duration_us) ||
+		!merge_container_null(file, doc, "rendezvous", JSON_OBJECT, &rv, &present) ||
+		(present && (!merge_str(file, &rv, "group", &group) ||
+					 !merge_int(file, &rv, "start_server_epoch_us", 0, MERGE_MAX_EPOCH_US,
+								&w.server_start_us))) ||
+		!merge_bool(file, doc, "aborted", &aborted))
+		return false;
+	if (group != NULL && strlen(group) > RENDEZVOUS_MAX_NAME)
+	{
+		json_ref	r = json_ref_member(&rv, "group");
+
+		return merge_bad(file, &r, "longer than %d bytes", RENDEZVOUS_MAX_NAME);
+	}
+	snprintf(w.group, sizeof(w.group), "%s", group != NULL ? group : "");
 	acc->windows = pgb_realloc(acc->windows, (size_t) (acc->ninstances + 1) * sizeof(merge_window));
-	w = &acc->windows[acc->ninstances];
-	memset(w, 0, sizeof(*w));
-	w->start_epoch_us = json_int(json_get(m, "start_epoch_us"), 0);
-	w->conn_elapsed_us = json_int(json_get(m, "conn_elapsed_us"), 0);
-	w->bench_duration_us = json_int(json_get(m, "bench_duration_us"), 0);
-	if (!json_is_null(rv) && json_str(json_get(rv, "group")) != NULL)
-	{
-		snprintf(w->group, sizeof(w->group), "%s", json_str(json_get(rv, "group")));
-		w->server_start_us = json_int(json_get(rv, "start_server_epoch_us"), 0);
-	}
-}
-
-/* The whole-run figures: counts, latency, lag, late, connections. */
-static bool
-add_totals(merge_acc *acc, const json_value *doc, const char *file)
-{
-	stats_run  *sr = &acc->stats;
-	const json_value *tx = json_get(doc, "transactions");
-	const json_value *settings = json_get(doc, "settings");
-	const json_value *m = json_get(doc, "merge");
-	stats_simple lag = {0};
-
-	add_counts(&sr->total, tx);
-	add_simple(&sr->total.latency, json_get(doc, "latency_ms"), json_get(doc, "latency_histogram"));
-	if (!add_hist(sr->latency_hist, json_get(doc, "latency_histogram"), file))
-		return false;
-	if (!json_is_null(json_get(doc, "lag_ms")))
-	{
-		lag.count = json_int(json_get(tx, "processed"), 0);
-		lag.max = 1000.0 * json_num(json_get(json_get(doc, "lag_ms"), "max"));
-		lag.min = 0;
-		lag.sum = json_num(json_get(m, "lag_sum_us"));
-		if (!isnan(lag.max))
-			stats_simple_merge(&sr->total.lag, &lag);
-	}
-	sr->latency_late += json_int(json_get(tx, "late"), 0);
-	sr->conn_duration += json_int(json_get(m, "conn_duration_us"), 0);
-	acc->cfg.nclients += (int) json_int(json_get(settings, "clients"), 0);
-	acc->cfg.nthreads += (int) json_int(json_get(settings, "threads"), 0);
-	if (!isnan(json_num(json_get(settings, "rate_tps"))))
-		acc->cfg.rate += json_num(json_get(settings, "rate_tps"));
-	acc->aborted = acc->aborted || json_bool(json_get(doc, "aborted"));
+	acc->windows[acc->ninstances] = w;
+	acc->aborted = acc->aborted || aborted;
 	return true;
 }
 
-/* A report of this pgbench, with what a merge needs. */
+/* "aborted_clients": failure records naming clients and scripts that exist. */
 static bool
-mergeable(const json_value *doc, const char *file)
+check_aborts(const merge_acc *acc, const char *file, const json_ref *doc)
 {
-	if (doc->kind != JSON_OBJECT || json_int(json_get(doc, "schema_version"), 0) != 2 ||
-		json_get(doc, "settings") == NULL || json_get(doc, "scripts") == NULL)
-	{
-		diag_error("\"%s\" is not a JSON report of pgbench (schema version 2)", file);
+	json_ref	list;
+
+	if (!merge_container(file, doc, "aborted_clients", JSON_ARRAY, &list))
 		return false;
-	}
-	if (json_get(doc, "merge") == NULL || json_is_null(json_get(doc, "latency_histogram")))
+	for (int i = 0; i < list.v->n; i++)
 	{
-		diag_error("report \"%s\" lacks what a merge needs (\"merge\", \"latency_histogram\")", file);
-		diag_detail("It was written by a pgbench without --merge-reports, or the run measured nothing.");
-		return false;
+		json_ref	a = json_ref_item(&list, i);
+		int64_t		client,
+					script_index = 0,
+					command_index = 0;
+		bool		has_script,
+					has_command;
+		int			ncommands;
+
+		if (a.v->kind != JSON_OBJECT)
+			return merge_bad(file, &a, "expected an object, found %s", json_kind_name(a.v));
+		if (!merge_int(file, &a, "client", 0, INT_MAX, &client) ||
+			!merge_int_null(file, &a, "script", 0, acc->scripts.nscripts - 1, &script_index, &has_script))
+			return false;
+		ncommands = has_script && acc->cfg.per_command
+			? acc->scripts.scripts[script_index].ncommands : INT_MAX;
+		if (!merge_int_null(file, &a, "command", 0, ncommands - 1, &command_index, &has_command))
+			return false;
 	}
 	return true;
+}
+
+/* A report of this pgbench (schema version 2) of a run that measured. */
+static bool
+check_report(const char *file, const json_ref *doc)
+{
+	int64_t		version;
+	const char *outcome;
+	json_ref	r;
+
+	if (doc->v->kind != JSON_OBJECT)
+		return merge_bad(file, doc, "not a JSON report of pgbench (expected an object, found %s)",
+						 json_kind_name(doc->v));
+	if (!merge_int(file, doc, "schema_version", INT64_MIN, INT64_MAX, &version))
+		return false;
+	r = json_ref_member(doc, "schema_version");
+	if (version != 2)
+		return merge_bad(file, &r, "%" PRId64 ", but this pgbench reads version 2", version);
+	if (!merge_str(file, doc, "outcome", &outcome))
+		return false;
+	r = json_ref_member(doc, "outcome");
+	if (strcmp(outcome, "completed") != 0 && strcmp(outcome, "aborted") != 0 &&
+		strcmp(outcome, "interrupted") != 0)
+		return merge_bad(file, &r, "\"%s\": the run measured nothing", outcome);
+	return merge_container(file, doc, "merge", JSON_OBJECT, &r) &&
+		merge_container(file, doc, "series", JSON_OBJECT, &r);
 }
 
 bool
-merge_add(merge_acc *acc, const json_value *doc, const char *file)
+merge_add(merge_acc *acc, const json_value *root, const char *file)
 {
-	if (!mergeable(doc, file))
+	json_ref	doc = json_ref_root(root);
+	json_ref	m = json_ref_member(&doc, "merge");
+
+	if (acc->ninstances == 0)
+		acc->first_file = file;
+	if (!check_report(file, &doc) || !merge_workload(acc, file, &doc))
 		return false;
-	if (acc->ninstances > 0 && !same_workload(acc, doc, file))
+	if (!add_totals(acc, file, &doc, &m) || !add_scripts(acc, file, &doc) ||
+		!add_series(acc, file, &doc, &m) || !add_window(acc, file, &doc, &m) ||
+		!check_aborts(acc, file, &doc))
 		return false;
-	if (!add_totals(acc, doc, file) ||
-		!add_scripts(acc, json_get(doc, "scripts"), file))
-		return false;
-	add_series(acc, json_get(doc, "series"));
-	add_window(acc, doc);
 	acc->ninstances++;
 	return true;
 }

@@ -192,9 +192,11 @@ int			hist_export(const hist *h, hist_bucket *out, int max);
  * counts go to their buckets (an index beyond h's last goes to the last,
  * counted clamped), and min, max and sum are those of the values (pass
  * the exporter's; min and max are ignored when n is 0).  The result is
- * exactly the histogram of the union, as hist_merge.
+ * exactly the histogram of the union, as hist_merge.  Returns false,
+ * h untouched, when a count is negative or the counts would pass
+ * INT64_MAX (buckets read from a file: --merge-reports).
  */
-void		hist_import(hist *h, const hist_bucket *b, int n, int64_t min, int64_t max,
+bool		hist_import(hist *h, const hist_bucket *b, int n, int64_t min, int64_t max,
 						double sum);
 
 /* Mean of the recorded values; 0.0 when empty. */

@@ -21,8 +21,12 @@
  * Read the nfiles reports, print the merged text report on stdout and,
  * when json_path / html_path are not NULL, write the merged JSON / HTML
  * reports there.  Prints pgbench-style messages; returns the exit code:
- * 0, or 1 when a file cannot be read, is not a report of this pgbench,
- * or differs in workload from the first.
+ * 0; 1 when a file cannot be read, is larger than 256 MiB, is not a
+ * report of this pgbench, has a member of the wrong type, out of range or
+ * inconsistent ("FILE: PATH: what is wrong"), makes a sum overflow, or
+ * differs in workload from the first (nothing is printed or written
+ * then), or when a merged report file cannot be written (none is left);
+ * 2 when any instance aborted.
  */
 int			merge_run(int nfiles, char *const *files, const char *json_path,
 					  const char *html_path);
