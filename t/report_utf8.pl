@@ -207,7 +207,9 @@ if (@reports)
 	}
 	else
 	{
-		like($err, qr/could not parse report file "bad\.json"/, 'an ill-formed report is refused') or diag($err);
+		like($err, qr/^pgbench: error: bad\.json: line \d+, column \d+: invalid UTF-8$/m,
+			'an ill-formed report is refused, the file and the place named') or diag($err);
+		ok(!-e 'mbad.json' && !-e 'mbad.html', 'an ill-formed report: no output file');
 	}
 }
 

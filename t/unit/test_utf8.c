@@ -191,7 +191,7 @@ test_writer(void)
 	char	   *text = NULL;
 	size_t		len = 0;
 	FILE	   *mem = open_memstream(&text, &len);
-	json_value	doc;
+	json_doc	doc;
 	char		err[128];
 	bool		ok;
 
@@ -201,9 +201,9 @@ test_writer(void)
 	tap_ok(utf8_valid(text, len), "the document is valid UTF-8");
 	if (!tap_ok(json_parse(text, len, &doc, err, sizeof(err)), "the document parses"))
 		tap_diag("%s", err);
-	tap_is_str(json_str(json_get(&doc, "server_version")), expected,
+	tap_is_str(json_str(json_get(&doc.root, "server_version")), expected,
 			   "the string reads back with U+FFFD for each ill-formed subpart");
-	json_free(&doc);
+	json_doc_free(&doc);
 	free(text);
 }
 
@@ -217,16 +217,16 @@ test_embed(void)
 	char	   *text = NULL;
 	size_t		len = 0;
 	FILE	   *mem = open_memstream(&text, &len);
-	json_value	doc;
+	json_doc	doc;
 	char		err[128];
 
 	report_html_put_json(mem, json, strlen(json));
 	fclose(mem);
 	tap_is_str(text, expected, "embedded: <, >, &, U+2028 and U+2029 as \\u escapes");
 	tap_ok(json_parse(text, len, &doc, err, sizeof(err)), "embedded: still JSON");
-	tap_is_str(json_str(json_get(&doc, "a")), "</script><!--<script>-->&amp;\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa",
+	tap_is_str(json_str(json_get(&doc.root, "a")), "</script><!--<script>-->&amp;\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa",
 			   "embedded: the same string");
-	json_free(&doc);
+	json_doc_free(&doc);
 	free(text);
 }
 
