@@ -17,7 +17,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-targets=(script options)
+targets=(script options merge)
 dir=$top/build-fuzz
 
 if ! command -v clang >/dev/null; then
@@ -34,7 +34,11 @@ meson compile -C "$dir" $(printf 'fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # deep expressions overflow the stack: bounded inputs keep that known
 # limit out of the way (the expression depth limit is another change)
-common=(-max_len=4096 -timeout=10 -rss_limit_mb=2048)
+common=(-timeout=10 -rss_limit_mb=2048)
+
+# inputs up to 4096 bytes; fuzz_merge's are reports (2.7 to 5 KB each,
+# two in a seed): 16384
+max_len() { [ "$1" = merge ] && echo 16384 || echo 4096; }
 
 # the options target opens -f s.sql relative to its working directory
 scratch=$(mktemp -d)
@@ -49,7 +53,8 @@ if [ "${1:-}" = merge ]; then
 		srcs=()
 		for d in "$@"; do [ -d "$d/$t" ] && srcs+=("$(realpath "$d/$t")"); done
 		[ ${#srcs[@]} -gt 0 ] || continue
-		"$dir/fuzz/fuzz_$t" -merge=1 -use_counters=0 "${common[@]}" "$top/fuzz/corpus/$t" "${srcs[@]}" 2>&1 | tail -1
+		"$dir/fuzz/fuzz_$t" -merge=1 -use_counters=0 -max_len="$(max_len "$t")" "${common[@]}" \
+			"$top/fuzz/corpus/$t" "${srcs[@]}" 2>&1 | tail -1
 	done
 	exit 0
 fi
@@ -60,7 +65,7 @@ for t in "${targets[@]}"; do
 	exe=$dir/fuzz/fuzz_$t
 	regress=("$top"/fuzz/regress/$t/*)
 	if [ -e "${regress[0]}" ]; then
-		if "$exe" "${common[@]}" "${regress[@]}" >"$scratch/$t.regress.log" 2>&1; then
+		if "$exe" -max_len="$(max_len "$t")" "${common[@]}" "${regress[@]}" >"$scratch/$t.regress.log" 2>&1; then
 			echo "fuzz.sh: $t: ${#regress[@]} regression inputs pass"
 		else
 			echo "fuzz.sh: $t: a regression input FAILED"
@@ -70,7 +75,7 @@ for t in "${targets[@]}"; do
 	fi
 	mkdir -p "$scratch/$t" "$dir/artifacts/$t"
 	# shellcheck disable=SC2086
-	if "$exe" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+	if "$exe" -max_len="$(max_len "$t")" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
 		-dict="$top/fuzz/$t.dict" -artifact_prefix="$dir/artifacts/$t/" ${FUZZ_ARGS:-} \
 		"$scratch/$t" "$top/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
 		echo "fuzz.sh: $t: $(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$scratch/$t.log" |

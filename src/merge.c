@@ -161,27 +161,35 @@ read_all(const char *path, size_t *len)
 	return NULL;
 }
 
-/* Read file and add it into acc (the first one sets acc up). */
-static bool
-merge_file(merge_acc *acc, const char *file)
+bool
+merge_text(merge_acc *acc, const char *text, size_t len, const char *file)
 {
-	size_t		len;
-	char	   *text = read_all(file, &len);
 	char		err[256];
 	json_doc	doc;
 	bool		ok;
 
-	if (text == NULL)
-		return false;
-	ok = json_parse(text, len, &doc, err, sizeof(err));
-	free(text);
-	if (!ok)
+	if (!json_parse(text, len, &doc, err, sizeof(err)))
 	{
 		diag_error("%s: %s", file, err);
 		return false;
 	}
 	ok = merge_add(acc, &doc.root, file);
 	json_doc_free(&doc);
+	return ok;
+}
+
+/* Read file and add it into acc (the first one sets acc up). */
+static bool
+merge_file(merge_acc *acc, const char *file)
+{
+	size_t		len;
+	char	   *text = read_all(file, &len);
+	bool		ok;
+
+	if (text == NULL)
+		return false;
+	ok = merge_text(acc, text, len, file);
+	free(text);
 	return ok;
 }
 
@@ -206,14 +214,9 @@ write_json(const char *path, const report_figures *f, bool *made)
 	return ok;
 }
 
-/*
- * Print and write the merged report; the exit code: 1 when a file cannot
- * be written (the report files this made are then removed: none is left
- * half written), else 2 when any instance aborted, else 0.
- */
-static int
-report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
-	   const char *html_path)
+int
+merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
+			 const char *html_path)
 {
 	report_input in;
 	report_figures figures;
@@ -286,7 +289,7 @@ merge_run(int nfiles, char *const *files, const char *json_path, const char *htm
 	for (int i = 0; i < nfiles; i++)
 		if (!merge_file(&acc, files[i]))
 			goto done;
-	rc = report(&acc, nfiles, files, json_path, html_path);
+	rc = merge_report(&acc, nfiles, files, json_path, html_path);
 done:
 	merge_acc_free(&acc);
 	return rc;

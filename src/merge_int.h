@@ -74,6 +74,23 @@ bool		merge_add(merge_acc *acc, const json_value *root, const char *file);
 void		merge_acc_free(merge_acc *acc);
 
 /*
+ * merge.c: parse text (len bytes, the report named file) and merge_add
+ * it; false after a message ("FILE: line L, column C: ..." for a syntax
+ * error).  With merge_report, what fuzz/fuzz_merge.c runs in memory.
+ */
+bool		merge_text(merge_acc *acc, const char *text, size_t len, const char *file);
+
+/*
+ * Print the merged report of acc (files: the nfiles report names, for
+ * its command line) and write it to json_path / html_path when not NULL.
+ * The exit code: 1 when a file cannot be written (the report files this
+ * made are then removed: none is left half written), else 2 when any
+ * instance aborted, else 0.
+ */
+int			merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
+						 const char *html_path);
+
+/*
  * merge_workload.c: the settings, compatibility mode, -P, series
  * interval and scripts of report doc, checked; the first report's set
  * acc up (cfg, scripts, stats), the others' must equal them.  false after

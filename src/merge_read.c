@@ -260,32 +260,30 @@ add_totals(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 
 /* ---- scripts and commands ---------------------------------------------------- */
 
-/* Command j of script s (i) into flattened command k. */
+/* Command j of a script ("commands": commands) into flattened command k. */
 static bool
 add_command(merge_acc *acc, const char *file, const json_ref *commands, int j, int k)
 {
 	stats_run  *sr = &acc->stats;
 	json_ref	c = json_ref_item(commands, j);
-	json_ref	lat = json_ref_member(&c, "latency_ms");
-	json_ref	block;
+	json_ref	lat,
+				block;
+	json_ref	failures_at = json_ref_member(&c, "failures");
+	json_ref	retries_at = json_ref_member(&c, "retries");
 	stats_simple latency;
 	int64_t		count,
 				failures,
 				retries;
 
-	if (!merge_container(file, &c, "latency_ms", JSON_OBJECT, &lat) ||
-		!merge_int(file, &lat, "count", 0, INT64_MAX, &count) ||
-		!add_hist(file, &c, "latency_histogram", count, &sr->command_hist[k], &block) ||
-		!read_latency(file, &c, &block, count, &latency) ||
-		!add_simple(file, &block, &sr->per_command[k].latency, &latency) ||
-		!merge_int(file, &c, "failures", 0, INT64_MAX, &failures) ||
-		!merge_int(file, &c, "retries", 0, INT64_MAX, &retries))
-		return false;
-	lat = json_ref_member(&c, "failures");
-	if (!merge_sum(file, &lat, &sr->per_command[k].failures, failures))
-		return false;
-	lat = json_ref_member(&c, "retries");
-	return merge_sum(file, &lat, &sr->per_command[k].retries, retries);
+	return merge_container(file, &c, "latency_ms", JSON_OBJECT, &lat) &&
+		merge_int(file, &lat, "count", 0, INT64_MAX, &count) &&
+		add_hist(file, &c, "latency_histogram", count, &sr->command_hist[k], &block) &&
+		read_latency(file, &c, &block, count, &latency) &&
+		add_simple(file, &block, &sr->per_command[k].latency, &latency) &&
+		merge_int(file, &c, "failures", 0, INT64_MAX, &failures) &&
+		merge_int(file, &c, "retries", 0, INT64_MAX, &retries) &&
+		merge_sum(file, &failures_at, &sr->per_command[k].failures, failures) &&
+		merge_sum(file, &retries_at, &sr->per_command[k].retries, retries);
 }
 
 /* Per script (several) and per command (-r): counts, sums, histograms. */
@@ -349,14 +347,18 @@ read_point(const char *file, const json_ref *points, int i, bool incomplete, ser
 		return false;
 	if (into != NULL)
 	{
-		int64_t		sum[4] = {into->processed, into->failures, into->retries, into->skipped};
-		json_ref	r = json_ref_member(&p, "processed");
+		static const char *const names[] = {"processed", "failures", "retries", "skipped"};
+		const int64_t have[] = {into->processed, into->failures, into->retries, into->skipped};
+		const int64_t add[] = {sp->processed, sp->failures, sp->retries, sp->skipped};
 
-		if (!merge_sum(file, &r, &sum[0], sp->processed) ||
-			!(r = json_ref_member(&p, "failures"), merge_sum(file, &r, &sum[1], sp->failures)) ||
-			!(r = json_ref_member(&p, "retries"), merge_sum(file, &r, &sum[2], sp->retries)) ||
-			!(r = json_ref_member(&p, "skipped"), merge_sum(file, &r, &sum[3], sp->skipped)))
-			return false;
+		for (int k = 0; k < (int) PGB_LENGTHOF(names); k++)
+		{
+			json_ref	r = json_ref_member(&p, names[k]);
+			int64_t		sum = have[k];
+
+			if (!merge_sum(file, &r, &sum, add[k]))
+				return false;
+		}
 	}
 	if (!present)
 	{

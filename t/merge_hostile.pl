@@ -256,6 +256,22 @@ like($out, qr/^number of transactions actually processed: 4611686018427387905$/m
 refused('two of them', 'big.json: latency_histogram.buckets: the sum over the reports overflows (above 9223372036854775807)',
 	'big.json', 'big.json');
 
+# a point of 2^62 + 1 transactions: one report merges, two overflow the point
+mutate('bigpoint.json', 't1.json', sub {
+		my $p = $_[0]{series}{points}[0];
+		$p->{processed} = $big;
+		@{ $p->{histogram} }{qw(min_us max_us buckets)} = (100, 100, [ [ 100, $big ] ]);
+	});
+($rc, $out, $err) = pgbench([ '--merge-reports', 'bigpoint.json' ]);
+is($rc, 0, 'a point of 2^62 + 1 transactions merges') or diag($err);
+refused('two of them', 'bigpoint.json: series.points[0].processed: the sum over the reports overflows (above 9223372036854775807)',
+	'bigpoint.json', 'bigpoint.json');
+
+# sums of latencies that pass the largest double
+mutate('bigsum.json', 't1.json', sub { $_[0]{latency_histogram}{sum_us} = '__RAW__' }, '1.5e308');
+refused('latency sums past the largest double', 'bigsum.json: latency_histogram: the sum over the reports overflows',
+	'bigsum.json', 'bigsum.json');
+
 # over the size limit: a sparse file (refused by its size) and a device
 # that never ends (refused after 256 MiB)
 open my $fh, '>', 'huge.json' or die "huge.json: $!";

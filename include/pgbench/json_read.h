@@ -7,10 +7,11 @@
  * zeros, no "1." or ".5", nothing after the document), UTF-8 checked
  * (no overlong forms, no surrogates, nothing above U+10FFFF), strings
  * without NUL (\u0000 is refused: they are C strings), no member name
- * twice in an object, numbers finite.  Nesting is limited to
- * JSON_MAX_NESTING levels and a container to INT32_MAX members, so a
- * hostile file gives an error, never a stack overflow.  Running out of
- * memory is an error too ("out of memory"), never an exit.
+ * twice in an object, numbers finite and at most 127 characters long
+ * (ours are under 30).  Nesting is limited to JSON_MAX_NESTING levels
+ * and a container to INT32_MAX members, so a hostile file gives an
+ * error, never a stack overflow.  Running out of memory is an error too
+ * ("out of memory"), never an exit.
  *
  * Numbers keep their exact value: an integer (no fraction, no exponent)
  * that fits int64 or uint64 is kept as such (a random seed above
