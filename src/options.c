@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pgbench/conninfo_mask.h"
 #include "pgbench/diag.h"
 #include "pgbench/options_table.h"
 #include "pgbench/xalloc.h"
@@ -454,42 +453,6 @@ finish_merge(pgb_options *opts, int argc, char **argv)
 	return OPT_CONTINUE;
 }
 
-/* conninfo_mask(dbname), out of memory handled as xalloc.h does. */
-static char *
-shown_dbname(const char *dbname)
-{
-	char	   *shown = conninfo_mask(dbname);
-
-	return shown != NULL ? shown : pgb_strdup(CONNINFO_NOT_SHOWN);
-}
-
-void
-options_show_dbname(pgb_options *opts, const char *value)
-{
-	uintptr_t	v = (uintptr_t) value;
-
-	for (int i = 0; opts->argv_shown != NULL && i < opts->argc; i++)
-	{
-		uintptr_t	a = (uintptr_t) opts->argv[i];
-
-		/* -d VALUE, DBNAME: the whole argument; --dbname=VALUE, -dVALUE: its end */
-		if (v >= a && v <= a + strlen(opts->argv[i]))
-		{
-			char	   *masked = shown_dbname(value);
-			size_t		prefix = (size_t) (v - a);
-			size_t		len = strlen(masked);
-			char	   *shown = pgb_malloc(prefix + len + 1);
-
-			memcpy(shown, opts->argv[i], prefix);
-			memcpy(shown + prefix, masked, len + 1);
-			free(masked);
-			free(opts->argv_shown[i]);
-			opts->argv_shown[i] = shown;
-			return;
-		}
-	}
-}
-
 static int
 finish_parsing(opt_parse *st, int argc, char **argv)
 {
@@ -517,7 +480,7 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 	if (optind < argc)
 	{
 		/* it may be a connection string meant for libpq: masked the same way */
-		char	   *shown = shown_dbname(argv[optind]);
+		char	   *shown = options_shown_dbname(argv[optind]);
 
 		diag_error("too many command-line arguments (first is \"%s\")", shown);
 		free(shown);

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 
+#include "pgbench/conninfo_mask.h"
 #include "pgbench/diag.h"
 #include "pgbench/options_table.h"
 #include "pgbench/rendezvous.h"
@@ -761,3 +762,41 @@ const opt_def options_table[] = {
 };
 
 const int	options_table_size = (int) PGB_LENGTHOF(options_table);
+
+/* ---- the database name as the report files show it ---- */
+
+/* conninfo_mask(dbname), out of memory handled as xalloc.h does. */
+char *
+options_shown_dbname(const char *dbname)
+{
+	char	   *shown = conninfo_mask(dbname);
+
+	return shown != NULL ? shown : pgb_strdup(CONNINFO_NOT_SHOWN);
+}
+
+void
+options_show_dbname(pgb_options *opts, const char *value)
+{
+	uintptr_t	v = (uintptr_t) value;
+
+	for (int i = 0; opts->argv_shown != NULL && i < opts->argc; i++)
+	{
+		uintptr_t	a = (uintptr_t) opts->argv[i];
+
+		/* -d VALUE, DBNAME: the whole argument; --dbname=VALUE, -dVALUE: its end */
+		if (v >= a && v <= a + strlen(opts->argv[i]))
+		{
+			char	   *masked = options_shown_dbname(value);
+			size_t		prefix = (size_t) (v - a);
+			size_t		len = strlen(masked);
+			char	   *shown = pgb_malloc(prefix + len + 1);
+
+			memcpy(shown, opts->argv[i], prefix);
+			memcpy(shown + prefix, masked, len + 1);
+			free(masked);
+			free(opts->argv_shown[i]);
+			opts->argv_shown[i] = shown;
+			return;
+		}
+	}
+}

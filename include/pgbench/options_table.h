@@ -121,6 +121,9 @@ typedef struct opt_def opt_def;
  */
 void		options_show_dbname(pgb_options *opts, const char *value);
 
+/* A malloc'd copy of dbname fit to be shown (conninfo_mask; never NULL). */
+char	   *options_shown_dbname(const char *dbname);
+
 /*
  * Set opts->compat from value (a major, 16..19); prints pgbench-style
  * "invalid value ... for WHAT" and returns OPT_EXIT_FAIL when it is not
