@@ -482,7 +482,7 @@ close_container(json_parser *jp, json_value *v, size_t base, const char *open)
 
 	if (n > INT32_MAX)
 		return fail_at(jp, open, "more than %d members", INT32_MAX);
-	if (v->kind == JSON_OBJECT)
+	if (v->kind == JSON_OBJECT && n > 1)
 	{
 		bool		oom;
 		const char *dup = duplicate_name(&jp->stack[base], n, &oom);
