@@ -13,11 +13,16 @@
 #                                           (per target: DIR/<target>/; new
 #                                           edges only, to keep it small)
 # FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS=-runs=10000000).
+# FUZZ_TARGETS picks targets (e.g. FUZZ_TARGETS="script merge"); FUZZ_KEEP=DIR
+# keeps the inputs found (DIR/<target>/, for a later "fuzz.sh merge DIR").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 targets=(script options merge)
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+	read -r -a targets <<<"$FUZZ_TARGETS"
+fi
 dir=$top/build-fuzz
 
 if ! command -v clang >/dev/null; then
@@ -43,6 +48,11 @@ max_len() { [ "$1" = merge ] && echo 16384 || echo 4096; }
 # the options target opens -f s.sql relative to its working directory
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+found=$scratch
+if [ -n "${FUZZ_KEEP:-}" ]; then
+	mkdir -p "$FUZZ_KEEP"
+	found=$(realpath "$FUZZ_KEEP")
+fi
 printf '\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n' \
 	>"$scratch/s.sql"
 cd "$scratch"
@@ -73,11 +83,11 @@ for t in "${targets[@]}"; do
 			rc=1
 		fi
 	fi
-	mkdir -p "$scratch/$t" "$dir/artifacts/$t"
+	mkdir -p "$found/$t" "$dir/artifacts/$t"
 	# shellcheck disable=SC2086
 	if "$exe" -max_len="$(max_len "$t")" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
 		-dict="$top/fuzz/$t.dict" -artifact_prefix="$dir/artifacts/$t/" ${FUZZ_ARGS:-} \
-		"$scratch/$t" "$top/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
+		"$found/$t" "$top/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
 		echo "fuzz.sh: $t: $(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$scratch/$t.log" |
 			sed 's/^stat:://; s/: */=/' | tr '\n' ' ')$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$scratch/$t.log" | tail -1)"
 	else
