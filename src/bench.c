@@ -77,8 +77,12 @@ print_version(PGconn *conn, char *keep, size_t keep_len)
 		server = buf;
 	}
 	snprintf(keep, keep_len, "%s", server);
-	/* our version never equals the server's: always the two-part banner */
-	printf("pgbench (%s, server %s)\n", PGBENCH_VERSION, server);
+	/*
+	 * pgbench's banner, "pgbench (CLIENT, server SERVER)", with this
+	 * program's name and version as the client's: parsers of the line
+	 * still find "pgbench (" and the server's version
+	 */
+	printf("pgbench (%s %s, server %s)\n", PGBENCH_NAME, PGBENCH_VERSION, server);
 	fflush(stdout);
 }
 

@@ -34,7 +34,7 @@ conn_params_init(conn_params *params, const char *host, const char *port,
 	CONN_PARAM("password", conn_password);
 	/* dbname last among the expanded ones: a conninfo in it overrides */
 	CONN_PARAM("dbname", dbname);
-	CONN_PARAM("fallback_application_name", "pgbench");
+	CONN_PARAM("fallback_application_name", PGBENCH_NAME);
 #undef CONN_PARAM
 	params->keywords[n] = NULL;
 	params->values[n] = NULL;

@@ -63,9 +63,13 @@ options_print_help(const char *progname, int compat)
 		else
 			print_option_help(def);
 	}
-	printf("\n"
-		   "Report bugs to <" PGBENCH_BUG_REPORT ">.\n"
-		   PGBENCH_NAME " home page: <" PGBENCH_HOME_PAGE ">\n");
+	/* where to report bugs and read more, when the build names them */
+	if (PGBENCH_BUG_REPORT[0] != '\0' || PGBENCH_HOME_PAGE[0] != '\0')
+		printf("\n");
+	if (PGBENCH_BUG_REPORT[0] != '\0')
+		printf("Report bugs to <%s>.\n", PGBENCH_BUG_REPORT);
+	if (PGBENCH_HOME_PAGE[0] != '\0')
+		printf("%s home page: <%s>\n", PGBENCH_NAME, PGBENCH_HOME_PAGE);
 }
 
 /*

@@ -25,10 +25,10 @@ write_file('a@b.sql', "SELECT 1;\n");
 write_file('cond.sql', "\\if 1\nselect 1;\n");
 
 # Our name and version ("pgbench-ng 0.1.0") and where --help sends bug
-# reports, as meson defines them (t/meson.build passes them on).
+# reports, as meson defines them (t/meson.build passes them on): a blank
+# line and a line for each address the build names, none when it names none.
 my $ident = $ENV{PGBENCH_IDENT} // '';
-my $closing = "Report bugs to <" . ($ENV{PGBENCH_BUG_REPORT} // '') . ">.\n"
-  . ($ident =~ s/ .*//r) . " home page: <" . ($ENV{PGBENCH_HOME_PAGE} // '') . ">\n";
+my $closing = PgbTest::help_closing($ident);
 my $pg_closing = "Report bugs to <pgsql-bugs\@lists.postgresql.org>.\n"
   . "PostgreSQL home page: <https://www.postgresql.org/>\n";
 
@@ -124,7 +124,6 @@ Options of this pgbench (not in PostgreSQL's):
                            give up the rendezvous after SECONDS (default: 60)
   --merge-reports          merge the JSON reports given as arguments
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
-
 HELP
 $help .= $closing;
 
@@ -500,8 +499,8 @@ sub with_our_additions
 {
 	my ($help) = @_;
 	$help =~ s/^(  --aggregate-interval=NUM .*\n)/$1  --exit-on-abort          exit when any client is aborted\n/m;
-	$help =~ s/^(  -\?, --help .*\n)(?=\nReport bugs to )/$1$extensions_help/m;
-	$help =~ s/\Q$pg_closing\E\z/$closing/;
+	$help =~ s/^(  -\?, --help .*\n)(?=\n\Q$pg_closing\E\z)/$1$extensions_help/m;
+	$help =~ s/\n\Q$pg_closing\E\z/$closing/;
 	return $help;
 }
 

@@ -122,8 +122,9 @@ HELP
 my $ident = $ENV{PGBENCH_IDENT} // '';
 my $pg_closing = "Report bugs to <pgsql-bugs\@lists.postgresql.org>.\n"
   . "PostgreSQL home page: <https://www.postgresql.org/>\n";
-$help_17 .= "Report bugs to <" . ($ENV{PGBENCH_BUG_REPORT} // '') . ">.\n"
-  . ($ident =~ s/ .*//r) . " home page: <" . ($ENV{PGBENCH_HOME_PAGE} // '') . ">\n";
+my $closing = PgbTest::help_closing($ident);
+$help_17 =~ s/\n\z//;
+$help_17 .= $closing;
 
 # 19 adds one line, after --aggregate-interval.
 (my $help_19 = $help_17) =~ s/^(  --aggregate-interval=NUM .*\n)/$1  --continue-on-error      continue running after an SQL error\n/m;
@@ -136,7 +137,9 @@ sub comparable
 {
 	my ($help) = @_;
 	$help =~ s/\nOptions of this pgbench \(not in PostgreSQL's\):\n(?:  .*\n)+//;
-	$help =~ s/\nReport bugs to <.*>\.\n.* home page: <.*>\n\z/\n$pg_closing/;
+	# (a --help: ours ends with the closing the build gives, perhaps none)
+	$help .= "\n$pg_closing"
+	  if $help =~ /^Usage:/m && $help =~ s/\Q$closing\E\z// && $help !~ /\Q$pg_closing\E\z/;
 	$help =~ s/^(pgbench \(PostgreSQL\) \d+)\D.*$/$1/;
 	return $help;
 }

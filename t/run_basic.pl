@@ -49,7 +49,7 @@ is($rc, 0, 'initialize the tables');
 
 ($rc, $out, $err) = pgbench([ '-n', '-t', '1' ], env => \%env);
 my $server = $node->psql('show server_version');
-like($out, qr/^pgbench \(\d+\.\d+\.\d+, server \Q$server\E\)\n/,
+like($out, qr/^pgbench \(pgbench-ng \d+\.\d+\.\d+, server \Q$server\E\)\n/,
 	'banner names our version and the server version');
 
 # ---- tpcb-like in each protocol: report and database effects -------------

@@ -137,6 +137,20 @@ sub oracle19_path
 	return undef;
 }
 
+# The end of our --help: a blank line, then "Report bugs to <ADDR>." and
+# "NAME home page: <URL>" for each address the build names (meson options
+# bug_report, home_page, passed on by t/meson.build); nothing when none.
+# IDENT is "pgbench-ng 0.1.0".
+sub help_closing
+{
+	my ($ident) = @_;
+	my ($bug, $home) = ($ENV{PGBENCH_BUG_REPORT} // '', $ENV{PGBENCH_HOME_PAGE} // '');
+	my $s = '';
+	$s .= "Report bugs to <$bug>.\n" if $bug ne '';
+	$s .= ($ident =~ s/ .*//r) . " home page: <$home>\n" if $home ne '';
+	return $s eq '' ? '' : "\n$s";
+}
+
 sub pgbench { my ($args, %o) = @_; return run_cmd([ our_pgbench_path(), @$args ], %o); }
 
 sub system_pgbench
