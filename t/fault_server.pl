@@ -25,7 +25,7 @@ chdir $dir or die "cannot chdir to $dir: $!";
 write_file('slow.sql', "SELECT pg_sleep(0.02);\n");
 write_file('pipe.sql', "\\startpipeline\nSELECT pg_sleep(0.02);\nSELECT 1;\n\\endpipeline\n");
 
-my $no_backend = "select count(*) = 0 from pg_stat_activity where application_name = 'pgbench'";
+my $no_backend = "select count(*) = 0 from pg_stat_activity where application_name in ('pgbench', 'pgbench-ng')";
 
 sub pg_ctl { my (@args) = @_; return $node->_sys("$node->{bindir}/pg_ctl", '-D', $node->{data}, @args); }
 
@@ -60,9 +60,9 @@ sub mask { my ($s) = @_; $s =~ s/\d+/N/g; return $s; }
 # before another client's line).
 my $abort_line = qr/(?:FATAL:  [^\n]*\n)*(?:pgbench: error: client N script N aborted in command N query N: (?:FATAL:  terminating connection due to administrator command|server closed the connection unexpectedly|[^\n]*connection[^\n]*)\n(?:\t[^\n]*\n|[^p][^\n]*\n)*|pgbench: error: client N aborted in command N \(SQL\) of script N; perhaps the backend died while processing\n)/;
 
-my $pgbench_busy = "select count(*) >= 2 from pg_stat_activity where application_name = 'pgbench' and state = 'active'";
+my $pgbench_busy = "select count(*) >= 2 from pg_stat_activity where application_name in ('pgbench', 'pgbench-ng') and state = 'active'";
 my $terminate = "select count(pg_terminate_backend(pid)) from pg_stat_activity "
-  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench')";
+  . "where pid = (select min(pid) from pg_stat_activity where application_name in ('pgbench', 'pgbench-ng'))";
 
 # ---- a backend terminated ---------------------------------------------------
 

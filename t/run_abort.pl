@@ -174,7 +174,7 @@ my ($killed, $kill_at);
 ($rc, $out, $err, $killed, $kill_at) = run_and_kill(
 	[ '-n', '-T', '3', '-c', '2', '-f', 'slow.sql', '-l', '--log-prefix=killq' ],
 	"select count(pg_terminate_backend(pid)) from pg_stat_activity "
-	  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench' "
+	  . "where pid = (select min(pid) from pg_stat_activity where application_name in ('pgbench', 'pgbench-ng') "
 	  . "and state = 'active' and query like '%pg_sleep(0.05)%')");
 is($killed, 1, 'killed one backend during a query');
 is($rc, 2, 'killed during a query: exit code 2');
@@ -197,7 +197,7 @@ write_file('idle.sql', "SELECT 1;\n\\sleep 300 ms\nSELECT 2;\n");
 ($rc, $out, $err, $killed) = run_and_kill(
 	[ '-n', '-T', '3', '-c', '2', '-f', 'idle.sql' ],
 	"select count(pg_terminate_backend(pid)) from pg_stat_activity "
-	  . "where pid = (select min(pid) from pg_stat_activity where application_name = 'pgbench' "
+	  . "where pid = (select min(pid) from pg_stat_activity where application_name in ('pgbench', 'pgbench-ng') "
 	  . "and state = 'idle' and query like 'SELECT 1%' and state_change < now() - interval '50 ms')");
 is($killed, 1, 'killed one backend while its client sleeps');
 is($rc, 2, 'killed while idle: exit code 2');

@@ -186,7 +186,7 @@ sub all_closed
 	my ($name) = @_;
 	# a backend leaves pg_stat_activity a moment after its client is gone,
 	# later on a busy machine: wait for it (and before the next 1000)
-	my $sql = "select count(*) from pg_stat_activity where application_name = 'pgbench'";
+	my $sql = "select count(*) from pg_stat_activity where application_name in ('pgbench', 'pgbench-ng')";
 	PgbTest::poll_until(sub { $node->psql($sql) == 0 }, 60);
 	is($node->psql($sql), 0, "$name: every connection is closed at the end");
 }
