@@ -4,9 +4,10 @@
  * JSON reports separated by NUL bytes (at most MAX_REPORTS; a NUL cannot
  * occur in JSON text); each is parsed and added into the accumulator as
  * merge_run does with the files it reads, and when all are accepted the
- * merged report is computed and printed (to /dev/null) and written as
- * JSON to "merged.json" in the working directory (scripts/fuzz.sh runs
- * the targets in a scratch directory).
+ * rendezvous groups are checked, then (as --merge-partial, so that an
+ * incomplete group goes on too) the merged report is computed and printed
+ * (to /dev/null) and written as JSON to "merged.json" in the working
+ * directory (scripts/fuzz.sh runs the targets in a scratch directory).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		text = nul + 1;
 	}
 	if (ok && n > 0)
+	{
+		/* the groups checked as without --merge-partial, then merged as with it */
+		(void) merge_check_groups(&acc);
+		acc.partial = true;
 		merge_report(&acc, n, names, "merged.json", NULL);
+	}
 	merge_acc_free(&acc);
 	return 0;
 }

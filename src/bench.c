@@ -56,6 +56,8 @@ typedef struct bench_state
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
+	char		run_id[RANDOM_RUN_ID_LEN + 1];	/* the reports' identity; "":
+												 * no random bytes */
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
@@ -695,6 +697,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->start_time = bs->shared.origin;
 	in->target = &bs->target;
 	in->rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
+	in->run_id = bs->run_id;
 	return true;
 }
 
@@ -722,7 +725,7 @@ finish_run(bench_state *bs, const table_info *info)
 		return 1;
 	}
 	if (signo != 0)
-		end = (report_ending) {REPORT_INTERRUPTED, interrupt_signal_name(signo), NULL};
+		end = (report_ending) {REPORT_INTERRUPTED, interrupt_signal_name(signo), NULL, NULL};
 	else if (in.aborted)
 		end.outcome = REPORT_ABORTED;
 	if (!exit_on_abort)
@@ -762,6 +765,7 @@ finish_unstarted(bench_state *bs, int rc)
 		.outcome = signo != 0 ? REPORT_INTERRUPTED : REPORT_FAILED_TO_START,
 		.signal = signo != 0 ? interrupt_signal_name(signo) : NULL,
 		.server_version = bs->server_version[0] != '\0' ? bs->server_version : NULL,
+		.run_id = bs->run_id,
 	};
 
 	if (signo != 0)
@@ -786,6 +790,7 @@ bench_run(const pgb_options *opts)
 
 	memset(&bs, 0, sizeof(bs));
 	bs.opts = opts;
+	(void) random_run_id(bs.run_id);	/* none ("") without random bytes */
 	runconf_build(&bs.cfg, opts, (int) getpid());
 	bs.cfg_ready = true;
 	init_shared(&bs);

@@ -167,6 +167,9 @@ figures_extra_compute(const report_input *in, report_figures *f)
 	e->latency_sum2_us = sr->total.latency.sum2;
 	e->rendezvous = in->rendezvous;
 	e->instances = in->instances > 1 ? in->instances : 1;
+	e->run_id = in->run_id != NULL && in->run_id[0] != '\0' ? in->run_id : NULL;
+	e->sources = in->sources;
+	e->nsources = in->nsources;
 	e->progress_s = in->cfg->progress_sec;
 	e->conn_elapsed_us = in->conn_elapsed;
 	e->bench_duration_us = in->bench_duration;

@@ -20,7 +20,8 @@ main(int argc, char **argv)
 	if (rc < 0)
 		rc = opts.action == ACTION_INIT ? init_run(&opts)
 			: opts.action == ACTION_MERGE ? merge_run(opts.nmerge_files, opts.merge_files,
-													  opts.report_json, opts.report_html)
+													  opts.report_json, opts.report_html,
+													  opts.merge_partial)
 			: bench_run(&opts);
 	options_free(&opts);
 	return rc;

@@ -23,6 +23,9 @@ merge_acc_free(merge_acc *acc)
 	merge_workload_free(acc);
 	stats_run_free(&acc->stats);
 	free(acc->windows);
+	free(acc->inputs);
+	free(acc->sources);
+	free(acc->source_input);
 }
 
 /* ---- the time window --------------------------------------------------- */
@@ -220,17 +223,24 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 {
 	report_input in;
 	report_figures figures;
-	char	  **argv = pgb_calloc((size_t) nfiles + 2, sizeof(char *));
+	char	  **argv;
+	char		run_id[RANDOM_RUN_ID_LEN + 1];
 	FILE	   *html = NULL;
 	bool		json_made = false,
 				html_made = false;
-	int			rc = 0;
+	int			rc = 0,
+				argc = 0;
 
-	argv[0] = (char *) "pgbench";
-	argv[1] = (char *) "--merge-reports";
+	if (!merge_check_groups(acc))
+		return 1;
+	argv = pgb_calloc((size_t) nfiles + 3, sizeof(char *));
+	argv[argc++] = (char *) "pgbench";
+	argv[argc++] = (char *) "--merge-reports";
+	if (acc->partial)
+		argv[argc++] = (char *) "--merge-partial";
 	for (int i = 0; i < nfiles; i++)
-		argv[i + 2] = files[i];
-	acc->cfg.argc = nfiles + 2;
+		argv[argc++] = files[i];
+	acc->cfg.argc = argc;
 	acc->cfg.argv = argv;
 	acc->cfg.throttle_delay = acc->cfg.rate > 0 ? 1000000.0 / acc->cfg.rate : 0.0;
 	memset(&in, 0, sizeof(in));
@@ -243,6 +253,10 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	in.aborted = acc->aborted;
 	in.target = &acc->target;
 	in.instances = acc->ninstances;
+	(void) random_run_id(run_id);	/* a new run: the merge's own */
+	in.run_id = run_id;
+	in.sources = acc->sources;
+	in.nsources = acc->nsources;
 	set_window(acc, &in);
 	if (html_path != NULL)
 		html_made = (html = report_html_open(html_path)) != NULL;
@@ -280,12 +294,14 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 }
 
 int
-merge_run(int nfiles, char *const *files, const char *json_path, const char *html_path)
+merge_run(int nfiles, char *const *files, const char *json_path, const char *html_path,
+		  bool partial)
 {
 	merge_acc	acc;
 	int			rc = 1;
 
 	memset(&acc, 0, sizeof(acc));
+	acc.partial = partial;
 	for (int i = 0; i < nfiles; i++)
 		if (!merge_file(&acc, files[i]))
 			goto done;

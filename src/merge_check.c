@@ -48,49 +48,51 @@ show_number(const json_value *v, char *buf, size_t len)
 }
 
 /*
- * The member, present and of kind (null too when nullable; *is_null then
- * says which).  what names the kind for the message.
+ * The member, there and of kind; what names the kind for the message.
+ * present NULL: null is refused; else null is taken too, and *present
+ * says whether a value (not null) was found.  Every getter below follows
+ * this rule: its _null form is the one function, the other passes NULL.
  */
 static bool
 member(const char *file, const json_ref *obj, const char *key, json_kind kind,
-	   bool nullable, const char *what, json_ref *out, bool *is_null)
+	   const char *what, json_ref *out, bool *present)
 {
 	*out = json_ref_member(obj, key);
-	*is_null = false;
+	if (present != NULL)
+		*present = false;
 	if (out->v == NULL)
 		return merge_bad(file, out, "missing");
-	if (nullable && out->v->kind == JSON_NULL)
-	{
-		*is_null = true;
+	if (present != NULL && out->v->kind == JSON_NULL)
 		return true;
-	}
 	if (out->v->kind == kind &&
 		(kind != JSON_NUMBER || strcmp(what, "an integer") != 0 || out->v->number != JSON_REAL))
+	{
+		if (present != NULL)
+			*present = true;
 		return true;
-	return merge_bad(file, out, "expected %s%s, found %s", what, nullable ? " or null" : "",
+	}
+	return merge_bad(file, out, "expected %s%s, found %s", what, present != NULL ? " or null" : "",
 					 json_kind_name(out->v));
 }
 
-/* An integer member in lo .. hi (lo >= INT64_MIN, hi <= INT64_MAX). */
-static bool
-int_member(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
-		   bool nullable, int64_t *out, bool *present)
+bool
+merge_int_null(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
+			   int64_t *out, bool *present)
 {
 	json_ref	r;
-	bool		is_null;
 	char		buf[64];
 
-	*present = false;
-	if (!member(file, obj, key, JSON_NUMBER, nullable, "an integer", &r, &is_null))
+	if (!member(file, obj, key, JSON_NUMBER, "an integer", &r, present))
 		return false;
-	if (is_null)
+	if (present != NULL && !*present)
 		return true;
 	if (r.v->number == JSON_INT64 && r.v->u.integer >= lo && r.v->u.integer <= hi)
 	{
 		*out = r.v->u.integer;
-		*present = true;
 		return true;
 	}
+	if (present != NULL)
+		*present = false;
 	if (lo == 0 && json_num(r.v) < 0)
 		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
 	return merge_bad(file, &r, "%s is out of range (%" PRId64 " to %" PRId64 ")",
@@ -101,26 +103,16 @@ bool
 merge_int(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
 		  int64_t *out)
 {
-	bool		present;
-
-	return int_member(file, obj, key, lo, hi, false, out, &present);
-}
-
-bool
-merge_int_null(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
-			   int64_t *out, bool *present)
-{
-	return int_member(file, obj, key, lo, hi, true, out, present);
+	return merge_int_null(file, obj, key, lo, hi, out, NULL);
 }
 
 bool
 merge_uint64(const char *file, const json_ref *obj, const char *key, uint64_t *out)
 {
 	json_ref	r;
-	bool		is_null;
 	char		buf[64];
 
-	if (!member(file, obj, key, JSON_NUMBER, false, "an integer", &r, &is_null))
+	if (!member(file, obj, key, JSON_NUMBER, "an integer", &r, NULL))
 		return false;
 	if (r.v->number == JSON_INT64 && r.v->u.integer >= 0)
 		*out = (uint64_t) r.v->u.integer;
@@ -134,71 +126,59 @@ merge_uint64(const char *file, const json_ref *obj, const char *key, uint64_t *o
 	return true;
 }
 
-/* A number member in lo .. hi (finite: JSON has no other). */
-static bool
-num_member(const char *file, const json_ref *obj, const char *key, double lo, double hi,
-		   bool nullable, double *out, bool *present)
+bool
+merge_num_null(const char *file, const json_ref *obj, const char *key, double lo, double hi,
+			   double *out, bool *present)
 {
 	json_ref	r;
-	bool		is_null;
 	char		buf[64];
 	double		v;
 
-	*present = false;
-	if (!member(file, obj, key, JSON_NUMBER, nullable, "a number", &r, &is_null))
+	if (!member(file, obj, key, JSON_NUMBER, "a number", &r, present))
 		return false;
-	if (is_null)
+	if (present != NULL && !*present)
 		return true;
 	v = json_num(r.v);
-	if (!(v >= lo && v <= hi))
+	if (v >= lo && v <= hi)
 	{
-		if (lo == 0 && v < 0)
-			return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
-		return merge_bad(file, &r, "%s is out of range (%.15g to %.15g)",
-						 show_number(r.v, buf, sizeof(buf)), lo, hi);
+		*out = v;
+		return true;
 	}
-	*out = v;
-	*present = true;
-	return true;
+	if (present != NULL)
+		*present = false;
+	if (lo == 0 && v < 0)
+		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+	return merge_bad(file, &r, "%s is out of range (%.15g to %.15g)",
+					 show_number(r.v, buf, sizeof(buf)), lo, hi);
 }
 
 bool
 merge_num(const char *file, const json_ref *obj, const char *key, double lo, double hi,
 		  double *out)
 {
-	bool		present;
-
-	return num_member(file, obj, key, lo, hi, false, out, &present);
-}
-
-bool
-merge_num_null(const char *file, const json_ref *obj, const char *key, double lo, double hi,
-			   double *out, bool *present)
-{
-	return num_member(file, obj, key, lo, hi, true, out, present);
-}
-
-bool
-merge_str(const char *file, const json_ref *obj, const char *key, const char **out)
-{
-	json_ref	r;
-	bool		is_null;
-
-	if (!member(file, obj, key, JSON_STRING, false, "a string", &r, &is_null))
-		return false;
-	*out = r.v->u.string;
-	return true;
+	return merge_num_null(file, obj, key, lo, hi, out, NULL);
 }
 
 bool
 merge_str_null(const char *file, const json_ref *obj, const char *key, const char **out)
 {
 	json_ref	r;
-	bool		is_null;
+	bool		present;
 
-	if (!member(file, obj, key, JSON_STRING, true, "a string", &r, &is_null))
+	if (!member(file, obj, key, JSON_STRING, "a string", &r, &present))
 		return false;
-	*out = is_null ? NULL : r.v->u.string;
+	*out = present ? r.v->u.string : NULL;
+	return true;
+}
+
+bool
+merge_str(const char *file, const json_ref *obj, const char *key, const char **out)
+{
+	json_ref	r;
+
+	if (!member(file, obj, key, JSON_STRING, "a string", &r, NULL))
+		return false;
+	*out = r.v->u.string;
 	return true;
 }
 
@@ -206,35 +186,26 @@ bool
 merge_bool(const char *file, const json_ref *obj, const char *key, bool *out)
 {
 	json_ref	r;
-	bool		is_null;
 
-	if (!member(file, obj, key, JSON_BOOL, false, "a boolean", &r, &is_null))
+	if (!member(file, obj, key, JSON_BOOL, "a boolean", &r, NULL))
 		return false;
 	*out = r.v->boolean;
 	return true;
 }
 
 bool
-merge_container(const char *file, const json_ref *obj, const char *key, json_kind kind,
-				json_ref *out)
-{
-	bool		is_null;
-
-	return member(file, obj, key, kind, false, kind == JSON_OBJECT ? "an object" : "an array",
-				  out, &is_null);
-}
-
-bool
 merge_container_null(const char *file, const json_ref *obj, const char *key, json_kind kind,
 					 json_ref *out, bool *present)
 {
-	bool		is_null;
+	return member(file, obj, key, kind, kind == JSON_OBJECT ? "an object" : "an array", out,
+				  present);
+}
 
-	if (!member(file, obj, key, kind, true, kind == JSON_OBJECT ? "an object" : "an array",
-				out, &is_null))
-		return false;
-	*present = !is_null;
-	return true;
+bool
+merge_container(const char *file, const json_ref *obj, const char *key, json_kind kind,
+				json_ref *out)
+{
+	return merge_container_null(file, obj, key, kind, out, NULL);
 }
 
 bool

@@ -19,6 +19,12 @@
  */
 #define MERGE_MAX_COMMANDS 10000
 
+/*
+ * The most runs a merge may hold (the reports given and the runs listed
+ * in merged reports' "inputs"): each is compared with the others.
+ */
+#define MERGE_MAX_SOURCES 10000
+
 /* The latest instant a report may name: 9999-12-31T23:59:59Z, in us. */
 #define MERGE_MAX_EPOCH_US INT64_C(253402300799999999)
 
@@ -34,6 +40,13 @@ typedef struct merge_window
 	int64_t		conn_elapsed_us;
 	int64_t		bench_duration_us;
 } merge_window;
+
+/* A report file given, with its own run id ("": none). */
+typedef struct merge_input
+{
+	const char *file;
+	char		run_id[RANDOM_RUN_ID_LEN + 1];
+} merge_input;
 
 /* The reports read so far, added up. */
 typedef struct merge_acc
@@ -59,6 +72,15 @@ typedef struct merge_acc
 
 	stats_run	stats;			/* summed */
 	merge_window *windows;		/* one per instance */
+
+	/* which runs the reports hold (merge_ident.c) */
+	bool		partial;		/* --merge-partial: an incomplete group only
+								 * warns */
+	merge_input *inputs;		/* one per report read */
+	report_source *sources;		/* the runs held: each report, or the
+								 * entries of a merged report's "inputs" */
+	int		   *source_input;	/* for each, the index of its report */
+	int			nsources;
 } merge_acc;
 
 /*
@@ -91,6 +113,24 @@ int			merge_report(merge_acc *acc, int nfiles, char *const *files, const char *j
 						 const char *html_path);
 
 /*
+ * merge_ident.c: the identity of report doc (read from file): its run id
+ * and rendezvous membership (the group and agreed start also into *w),
+ * or for a merged report the runs its "inputs" lists, added to acc's
+ * sources.  The same run given twice (by run id), a group member given
+ * twice and members that disagree on their group's size are refused.
+ * false after a message.
+ */
+bool		merge_identify(merge_acc *acc, const char *file, const json_ref *doc,
+						   merge_window *w);
+
+/*
+ * Every rendezvous group among acc's sources is whole; else a message
+ * naming the group and the missing members: an error, or a warning under
+ * acc->partial.  false when refused.
+ */
+bool		merge_check_groups(const merge_acc *acc);
+
+/*
  * merge_workload.c: the settings, compatibility mode, -P, series
  * interval and scripts of report doc, checked; the first report's set
  * acc up (cfg, scripts, stats), the others' must equal them.  false after
@@ -111,7 +151,8 @@ bool		merge_bad(const char *file, const json_ref *at, const char *fmt,...)
 /*
  * Member key of obj, which must be there, of the kind asked for, and in
  * range; *out set.  The _null forms also take null, setting *present
- * false (a missing member is still refused).  false after a message.
+ * false (a missing member is still refused); given present NULL they are
+ * the plain forms.  false after a message.
  */
 bool		merge_int(const char *file, const json_ref *obj, const char *key,
 					  int64_t lo, int64_t hi, int64_t *out);

@@ -436,34 +436,23 @@ add_series(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 
 /* ---- the rest -------------------------------------------------------------- */
 
-/* Where this instance was in time; whether it aborted. */
+/*
+ * Where this instance was in time (*w: its rendezvous set by
+ * merge_identify); whether it aborted.
+ */
 static bool
-add_window(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m)
+add_window(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m,
+		   merge_window *w)
 {
-	json_ref	rv;
-	merge_window w = {0};
-	bool		present,
-				aborted;
-	const char *group = NULL;
+	bool		aborted;
 
-	if (!merge_int(file, m, "start_epoch_us", 0, MERGE_MAX_EPOCH_US, &w.start_epoch_us) ||
-		!merge_int(file, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &w.conn_elapsed_us) ||
-		!merge_int(file, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &w.bench_duration_us) ||
-		!merge_container_null(file, doc, "rendezvous", JSON_OBJECT, &rv, &present) ||
-		(present && (!merge_str(file, &rv, "group", &group) ||
-					 !merge_int(file, &rv, "start_server_epoch_us", 0, MERGE_MAX_EPOCH_US,
-								&w.server_start_us))) ||
+	if (!merge_int(file, m, "start_epoch_us", 0, MERGE_MAX_EPOCH_US, &w->start_epoch_us) ||
+		!merge_int(file, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &w->conn_elapsed_us) ||
+		!merge_int(file, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &w->bench_duration_us) ||
 		!merge_bool(file, doc, "aborted", &aborted))
 		return false;
-	if (group != NULL && strlen(group) > RENDEZVOUS_MAX_NAME)
-	{
-		json_ref	r = json_ref_member(&rv, "group");
-
-		return merge_bad(file, &r, "longer than %d bytes", RENDEZVOUS_MAX_NAME);
-	}
-	snprintf(w.group, sizeof(w.group), "%s", group != NULL ? group : "");
 	acc->windows = pgb_realloc(acc->windows, (size_t) (acc->ninstances + 1) * sizeof(merge_window));
-	acc->windows[acc->ninstances] = w;
+	acc->windows[acc->ninstances] = *w;
 	acc->aborted = acc->aborted || aborted;
 	return true;
 }
@@ -530,13 +519,15 @@ merge_add(merge_acc *acc, const json_value *root, const char *file)
 {
 	json_ref	doc = json_ref_root(root);
 	json_ref	m = json_ref_member(&doc, "merge");
+	merge_window w = {0};
 
 	if (acc->ninstances == 0)
 		acc->first_file = file;
-	if (!check_report(file, &doc) || !merge_workload(acc, file, &doc))
+	if (!check_report(file, &doc) || !merge_identify(acc, file, &doc, &w) ||
+		!merge_workload(acc, file, &doc))
 		return false;
 	if (!add_totals(acc, file, &doc, &m) || !add_scripts(acc, file, &doc) ||
-		!add_series(acc, file, &doc, &m) || !add_window(acc, file, &doc, &m) ||
+		!add_series(acc, file, &doc, &m) || !add_window(acc, file, &doc, &m, &w) ||
 		!check_aborts(acc, file, &doc))
 		return false;
 	acc->ninstances++;

@@ -461,6 +461,12 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 
 	if (opts->merge_reports)
 		return finish_merge(opts, argc, argv);
+	if (opts->merge_partial)
+	{
+		diag_error("--merge-partial is only for --merge-reports");
+		diag_usage_hint();
+		return OPT_EXIT_FAIL;
+	}
 	status = finish_scripts(st);
 	if (status != OPT_CONTINUE)
 		return status;

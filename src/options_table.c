@@ -757,6 +757,8 @@ const opt_def options_table[] = {
 		.arg_help = "SECONDS", .help = "give up the rendezvous after SECONDS (default: 60)"},
 	{OURS("merge-reports", NONE, ANY), BOOL(merge_reports),
 		.help = "merge the JSON reports given as arguments"},
+	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),
+		.help = "with --merge-reports, merge an incomplete rendezvous group"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
 		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };

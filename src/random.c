@@ -160,21 +160,39 @@ random_read_urandom(void *buf, size_t len)
 	return done == len;
 }
 
-static bool
-random_strong_seed(uint64_t *seed)
+bool
+random_os_bytes(void *buf, size_t len)
 {
 	size_t		done = 0;
 
-	while (done < sizeof(*seed))
+	while (done < len)
 	{
-		ssize_t		n = getrandom((char *) seed + done, sizeof(*seed) - done, 0);
+		ssize_t		n = getrandom((char *) buf + done, len - done, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return random_read_urandom(seed, sizeof(*seed));
+			return random_read_urandom(buf, len);
 		done += (size_t) n;
 	}
+	return true;
+}
+
+bool
+random_run_id(char out[RANDOM_RUN_ID_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char bytes[RANDOM_RUN_ID_LEN / 2];
+
+	out[0] = '\0';
+	if (!random_os_bytes(bytes, sizeof(bytes)))
+		return false;
+	for (size_t i = 0; i < sizeof(bytes); i++)
+	{
+		out[2 * i] = hex[bytes[i] >> 4];
+		out[2 * i + 1] = hex[bytes[i] & 0xf];
+	}
+	out[RANDOM_RUN_ID_LEN] = '\0';
 	return true;
 }
 
@@ -201,7 +219,7 @@ random_seed_set(random_seed *rs, const char *text, char *errbuf, size_t errlen)
 		seed = random_time_seed();
 	else if (strcmp(text, "rand") == 0)
 	{
-		if (!random_strong_seed(&seed))
+		if (!random_os_bytes(&seed, sizeof(seed)))
 		{
 			snprintf(errbuf, errlen, "could not generate random seed");
 			return false;

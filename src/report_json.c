@@ -223,12 +223,14 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 {
 	json_writer jw;
 	const char *server = f != NULL ? f->server_version : end->server_version;
+	const char *run_id = f != NULL ? f->extra.run_id : end->run_id;
 
 	memset(&jw, 0, sizeof(jw));
 	jw.out = out;
 	open_block(&jw, NULL, '{');
 	put_int(&jw, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
+	put_str(&jw, "run_id", run_id != NULL && run_id[0] != '\0' ? run_id : NULL);
 	if (server != NULL)
 		put_str(&jw, "server_version", server);
 	else

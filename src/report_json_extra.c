@@ -242,9 +242,12 @@ report_json_hist(json_writer *jw, const hist *h, double sum, double sum2)
 	close_block(jw, '}');
 }
 
-/* --rendezvous: the group, this member, the agreed start, the clock. */
+/*
+ * --rendezvous: the group, this member, the agreed start, and (clock) the
+ * clock measurement; a merged report's input has no clock fields.
+ */
 static void
-put_rendezvous(json_writer *jw, const rendezvous_info *rv)
+put_rendezvous(json_writer *jw, const rendezvous_info *rv, bool clock)
 {
 	if (rv == NULL)
 	{
@@ -256,9 +259,38 @@ put_rendezvous(json_writer *jw, const rendezvous_info *rv)
 	put_int(jw, "size", rv->size);
 	put_int(jw, "member", rv->member);
 	put_int(jw, "start_server_epoch_us", rv->start_server_us);
-	put_int(jw, "clock_offset_us", rv->clock_offset_us);
-	put_int(jw, "clock_rtt_us", rv->clock_rtt_us);
+	if (clock)
+	{
+		put_int(jw, "clock_offset_us", rv->clock_offset_us);
+		put_int(jw, "clock_rtt_us", rv->clock_rtt_us);
+	}
 	close_block(jw, '}');
+}
+
+/* One run a merged report holds: where it was read, its identity. */
+static void
+put_source(json_writer *jw, const report_source *rs)
+{
+	open_block(jw, NULL, '{');
+	put_str(jw, "file", rs->file);
+	put_str(jw, "run_id", rs->run_id[0] != '\0' ? rs->run_id : NULL);
+	put_rendezvous(jw, rs->in_group ? &rs->group : NULL, false);
+	close_block(jw, '}');
+}
+
+/* A merged report: the runs it holds; else null. */
+static void
+put_inputs(json_writer *jw, const figures_extra *e)
+{
+	if (e->nsources == 0)
+	{
+		put_null(jw, "inputs");
+		return;
+	}
+	open_block(jw, "inputs", '[');
+	for (int i = 0; i < e->nsources; i++)
+		put_source(jw, &e->sources[i]);
+	close_block(jw, ']');
 }
 
 void
@@ -266,7 +298,7 @@ report_json_fleet(json_writer *jw, const report_figures *f)
 {
 	const figures_extra *e = &f->extra;
 
-	put_rendezvous(jw, e->rendezvous);
+	put_rendezvous(jw, e->rendezvous, true);
 	open_block(jw, "merge", '{');
 	put_int(jw, "instances", e->instances);
 	if (e->progress_s > 0)
@@ -279,4 +311,5 @@ report_json_fleet(json_writer *jw, const report_figures *f)
 	put_int(jw, "conn_duration_us", e->conn_duration_us);
 	put_exact(jw, "lag_sum_us", e->lag_sum_us);
 	close_block(jw, '}');
+	put_inputs(jw, e);
 }

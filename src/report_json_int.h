@@ -60,7 +60,10 @@ void		report_json_histogram(json_writer *jw, const report_figures *f);
  */
 void		report_json_hist(json_writer *jw, const hist *h, double sum, double sum2);
 
-/* "rendezvous" and "merge": what merging reports needs (merge.h). */
+/*
+ * "rendezvous", "merge" and "inputs": what merging reports needs and
+ * what a merged report holds (merge.h).
+ */
 void		report_json_fleet(json_writer *jw, const report_figures *f);
 
 /* "percentiles": {"p50": ...} of fl at the report files' list. */

@@ -123,6 +123,7 @@ Options of this pgbench (not in PostgreSQL's):
   --rendezvous-timeout=SECONDS
                            give up the rendezvous after SECONDS (default: 60)
   --merge-reports          merge the JSON reports given as arguments
+  --merge-partial          with --merge-reports, merge an incomplete rendezvous group
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 HELP
 $help .= $closing;
@@ -492,6 +493,7 @@ Options of this pgbench (not in PostgreSQL's):
   --rendezvous-timeout=SECONDS
                            give up the rendezvous after SECONDS (default: 60)
   --merge-reports          merge the JSON reports given as arguments
+  --merge-partial          with --merge-reports, merge an incomplete rendezvous group
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 EXT
 

@@ -171,6 +171,24 @@ my @cases = (
 		'merge.start_epoch_us: 4611686018427387904 is out of range (0 to 253402300799999999)' ],
 	[ 'a rendezvous group too long', sub { $_[0]{rendezvous} = { group => 'g' x 64, start_server_epoch_us => 1 } },
 		'rendezvous.group: longer than 63 bytes' ],
+	[ 'a rendezvous group of size 0', sub { $_[0]{rendezvous} = { group => 'g', size => 0, member => 0, start_server_epoch_us => 1 } },
+		'rendezvous.size: 0 is out of range (1 to 10000)' ],
+	[ 'a rendezvous member without its index', sub { $_[0]{rendezvous} = { group => 'g', size => 2, start_server_epoch_us => 1 } },
+		'rendezvous.member: missing' ],
+
+	# identity
+	[ 'a run id as a number', sub { $_[0]{run_id} = 5 },
+		'run_id: expected a string or null, found an integer' ],
+	[ 'a run id too short', sub { $_[0]{run_id} = 'abc' },
+		'run_id: expected a run id (32 lowercase hexadecimal digits)' ],
+	[ 'inputs of another type', sub { $_[0]{inputs} = {} },
+		'inputs: expected an array or null, found an object' ],
+	[ 'an input that is no object', sub { $_[0]{inputs} = [1] },
+		'inputs[0]: expected an object, found an integer' ],
+	[ 'an input without its file', sub { $_[0]{inputs} = [ { run_id => undef, rendezvous => undef } ] },
+		'inputs[0].file: missing' ],
+	[ 'an input without its run id', sub { $_[0]{inputs} = [ { file => 'x', rendezvous => undef } ] },
+		'inputs[0].run_id: missing' ],
 
 	# not a report of ours
 	[ 'another schema', sub { $_[0]{schema_version} = 3 },
@@ -239,10 +257,13 @@ for my $t (@texts)
 
 # ---- sums over the reports, sizes -------------------------------------------------------
 
-# 2^62 + 1 transactions, all in one bucket: one report merges, two overflow
+# 2^62 + 1 transactions, all in one bucket: one report merges, two overflow.
+# These reports have no run id (as those written before it), so the same
+# file may be given twice (a run id would refuse it: t/merge_integrity.pl).
 my $big = (1 << 62) + 1;
 mutate('big.json', 't1.json', sub {
 		my ($d) = @_;
+		delete $d->{run_id};
 		$d->{transactions}{$_} = $big for qw(processed total);
 		$d->{transactions}{$_} = 0 for qw(failed serialization_failures deadlock_failures other_failures skipped);
 		$d->{transactions}{late} = 0;
@@ -258,6 +279,7 @@ refused('two of them', 'big.json: latency_histogram.buckets: the sum over the re
 
 # a point of 2^62 + 1 transactions: one report merges, two overflow the point
 mutate('bigpoint.json', 't1.json', sub {
+		delete $_[0]{run_id};
 		my $p = $_[0]{series}{points}[0];
 		$p->{processed} = $big;
 		@{ $p->{histogram} }{qw(min_us max_us buckets)} = (100, 100, [ [ 100, $big ] ]);
@@ -268,7 +290,7 @@ refused('two of them', 'bigpoint.json: series.points[0].processed: the sum over 
 	'bigpoint.json', 'bigpoint.json');
 
 # sums of latencies that pass the largest double
-mutate('bigsum.json', 't1.json', sub { $_[0]{latency_histogram}{sum_us} = '__RAW__' }, '1.5e308');
+mutate('bigsum.json', 't1.json', sub { delete $_[0]{run_id}; $_[0]{latency_histogram}{sum_us} = '__RAW__' }, '1.5e308');
 refused('latency sums past the largest double', 'bigsum.json: latency_histogram: the sum over the reports overflows',
 	'bigsum.json', 'bigsum.json');
 
@@ -300,8 +322,11 @@ mutate('w0.json', 'r1.json', sub { $_[0]{scripts}[1]{weight} = 0 });
 ($rc, $out, $err) = pgbench([ '--merge-reports', 'w0.json' ]);
 is($rc, 0, 'a script of weight 0 merges') or diag($err);
 
+# t1 a second time as a report written before run ids (none: it cannot be
+# told from t1.json)
+mutate('t1old.json', 't1.json', sub { delete $_[0]{run_id} });
 my $reference = $ENV{PGBENCH_MERGE_REFERENCE};
-for my $set ([ 'r1.json', 'r2.json' ], [ 't1.json', 't2.json' ], [ 't1.json', 't2.json', 't1.json' ], ['r2.json'])
+for my $set ([ 'r1.json', 'r2.json' ], [ 't1.json', 't2.json' ], [ 't1.json', 't2.json', 't1old.json' ], ['r2.json'])
 {
 	my $what = join(' ', @$set);
 	unlink 'm.json', 'ref.json';
@@ -321,7 +346,11 @@ for my $set ([ 'r1.json', 'r2.json' ], [ 't1.json', 't2.json' ], [ 't1.json', 't
 		skip 'PGBENCH_MERGE_REFERENCE not set', 2 unless $reference;
 		my ($rrc, $rout, $rerr) = run_cmd([ $reference, '--merge-reports', @$set, '--report-json=ref.json' ]);
 		is($out, $rout, "$what: the text report as $reference prints it");
-		ok(slurp('m.json') eq slurp('ref.json'), "$what: the JSON report as $reference writes it");
+		# but for the members this pgbench added: the run ids and the inputs
+		my ($ours, $theirs) = (slurp('m.json'), slurp('ref.json'));
+		$ours =~ s/^  "run_id": (?:null|"[0-9a-f]{32}"),\n//m;
+		$ours =~ s/,\n  "inputs": (?:null|\[.*?\n  \])\n\}\n\z/\n}\n/s;
+		ok($ours eq $theirs, "$what: the JSON report as $reference writes it (run_id and inputs aside)");
 	}
 }
 

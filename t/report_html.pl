@@ -197,8 +197,13 @@ sub hostile_pages
 	ok(index($dom, in_dom(qq{invalid input syntax for type integer: "$R</script><!--<script>"})) >= 0,
 		'the server message in it');
 
-	# --merge-reports writes its page through the same path
-	($rc, $out, $err) = pgbench([ '--merge-reports', 'h.json', 'h.json', '--report-json=m.json',
+	# --merge-reports writes its page through the same path; with a copy
+	# of the report (without its run id, which would be the same run
+	# twice) under a hostile name, which the merged report lists
+	my $copy = slurp('h.json');
+	$copy =~ s/^  "run_id": "[0-9a-f]{32}",\n//m;
+	write_file(qq{h<!--<script>&".json}, $copy);
+	($rc, $out, $err) = pgbench([ '--merge-reports', 'h.json', qq{h<!--<script>&".json}, '--report-json=m.json',
 			'--report-html=m.html' ]);
 	is($rc, 0, '--merge-reports of the hostile report: exit code 0') or diag($err);
 	check_page('m.html', 'merged', 'm.json');

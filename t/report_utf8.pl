@@ -168,15 +168,24 @@ sub utf8_bytes
 
 # ---- --merge-reports --------------------------------------------------------------
 
-# reports of different scripts do not merge: each one alone, and every
-# fourth as its page too
+# reports of different scripts do not merge: each one with a copy of
+# itself, and every fourth as its page too.  The copy has no run id (as a
+# report written before them: the same run id twice is refused) and a
+# file name of ill-formed UTF-8, which the merged report lists in its
+# "inputs".
 for my $i (0 .. $#reports)
 {
 	my $in = $reports[$i];
+	my $copy = "c$i-\xff\xc0\xaf\xed\xa0\x80<script>.json";
+	my $text = slurp($in);
+	$text =~ s/^  "run_id": "[0-9a-f]{32}",\n//m;
+	write_file($copy, $text);
 	my @html = $i % 4 == 0 ? ("--report-html=m$i.html") : ();
-	my ($rc, $out, $err) = pgbench([ '--merge-reports', $in, $in, "--report-json=m$i.json", @html ]);
+	my ($rc, $out, $err) = pgbench([ '--merge-reports', $in, $copy, "--report-json=m$i.json", @html ]);
 	is($rc, 0, "merge of $in: exit code 0") or diag($err);
 	my $doc = document("m$i.json", "merge of $in") or next;
+	is($doc->{inputs}[1]{file}, "c$i-\x{fffd}\x{fffd}\x{fffd}\x{fffd}\x{fffd}\x{fffd}<script>.json",
+		"merge of $in: the copy's ill-formed name in inputs, each bad byte as U+FFFD");
 	is_deeply($doc->{scripts}[0]{name}, $json->decode(slurp($in))->{scripts}[0]{name},
 		"merge of $in: the same script name");
 	page("m$i.html", $doc, "merge of $in") if @html;

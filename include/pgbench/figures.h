@@ -22,6 +22,7 @@
 #define PGBENCH_FIGURES_H
 
 #include "pgbench/histogram.h"
+#include "pgbench/random.h"
 #include "pgbench/rendezvous.h"
 #include "pgbench/runconf.h"
 #include "pgbench/series.h"
@@ -49,6 +50,19 @@ typedef struct report_target
 /* Read host, port and database of conn into t (never a password). */
 void		report_target_read(report_target *t, PGconn *conn);
 
+/*
+ * One run a merged report holds (its "inputs", doc/report-json.md): the
+ * file it was read from and the identity its report carried.
+ */
+typedef struct report_source
+{
+	const char *file;			/* as given to --merge-reports; not owned */
+	char		run_id[RANDOM_RUN_ID_LEN + 1];	/* "": none (an older report) */
+	bool		in_group;		/* it ran under --rendezvous: */
+	rendezvous_info group;		/* group, size, member and start_server_us
+								 * set; the clock fields 0 */
+} report_source;
+
 /* Everything the report shows, gathered by the orchestrator after join. */
 typedef struct report_input
 {
@@ -68,6 +82,9 @@ typedef struct report_input
 								 * 0 or 1: a run of its own */
 	bool		start_is_epoch; /* start_time is epoch us, not pgb_time_now's
 								 * clock (a merged report) */
+	const char *run_id;			/* this run's (random_run_id); NULL or "": none */
+	const report_source *sources;	/* a merged report: the runs it holds */
+	int			nsources;		/* their number; 0: a run of its own */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -174,6 +191,9 @@ typedef struct figures_extra
 	pg_time_usec_t bench_duration_us;	/* benchmarking time */
 	pg_time_usec_t conn_duration_us;	/* summed connection times (-C) */
 	double		lag_sum_us;		/* -R: exact lag sum */
+	const char *run_id;			/* report_input.run_id; NULL: none */
+	const report_source *sources;	/* report_input.sources, not owned */
+	int			nsources;
 } figures_extra;
 
 /* One script: its share of the run, and its figures. */

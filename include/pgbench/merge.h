@@ -10,7 +10,11 @@
  * clock when every report comes from the same --rendezvous (their
  * intervals then line up), else with each report's series counted from
  * its own start (a warning says so).  Reports of different workloads or
- * modes are refused, naming the first difference.
+ * modes are refused, naming the first difference.  So are the same run
+ * given twice (by its run id, whatever the file's name) and a rendezvous
+ * group given in part (unless partial: a warning then names what is
+ * missing); the merged report gets a run id of its own and lists the
+ * runs it holds ("inputs").
  */
 #ifndef PGBENCH_MERGE_H
 #define PGBENCH_MERGE_H
@@ -24,11 +28,12 @@
  * 0; 1 when a file cannot be read, is larger than 256 MiB, is not a
  * report of this pgbench, has a member of the wrong type, out of range or
  * inconsistent ("FILE: PATH: what is wrong"), makes a sum overflow, or
- * differs in workload from the first (nothing is printed or written
- * then), or when a merged report file cannot be written (none is left);
- * 2 when any instance aborted.
+ * differs in workload from the first, holds a run another report holds
+ * too, or leaves a rendezvous group incomplete without partial (nothing
+ * is printed or written then), or when a merged report file cannot be
+ * written (none is left); 2 when any instance aborted.
  */
 int			merge_run(int nfiles, char *const *files, const char *json_path,
-					  const char *html_path);
+					  const char *html_path, bool partial);
 
 #endif

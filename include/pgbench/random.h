@@ -50,6 +50,22 @@ typedef struct random_seed
 bool		random_seed_set(random_seed *rs, const char *text,
 							char *errbuf, size_t errlen);
 
+/*
+ * len bytes from the operating system's random source (getrandom, else
+ * /dev/urandom) into buf; false when neither gives them.
+ */
+bool		random_os_bytes(void *buf, size_t len);
+
+/* The length of a run id: 128 bits in hexadecimal. */
+#define RANDOM_RUN_ID_LEN 32
+
+/*
+ * A new run id (doc/report-json.md, "run_id"): 128 random bits from
+ * random_os_bytes as 32 lowercase hexadecimal digits and a NUL in out.
+ * false, out empty, when the system gives no random bytes.
+ */
+bool		random_run_id(char out[RANDOM_RUN_ID_LEN + 1]);
+
 /* Seed a fresh state from the next draw of the base sequence. */
 void		random_state_init(random_seed *rs, prng_state *state);
 

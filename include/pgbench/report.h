@@ -39,6 +39,7 @@ typedef struct report_ending
 	const char *signal;			/* REPORT_INTERRUPTED: "SIGINT" or "SIGTERM" */
 	const char *server_version; /* without figures: the server's, or NULL
 								 * when no connection was made */
+	const char *run_id;			/* without figures: the run's; NULL: none */
 } report_ending;
 
 /*
