@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ typedef struct bench_state
 	bool		gate_ready;
 	progress_source *sources;	/* -P: what the timer reads of each worker */
 	char		server_version[64]; /* as the banner shows it; "" before */
+	FILE	   *text_out;		/* banner and text report: stdout, or stderr
+								 * when the JSON document goes to stdout */
+	pg_time_usec_t began;		/* bench_run's start, for a failed start */
 	FILE	   *json_out;		/* --report-json, opened first; stdout for "-" */
 	bool		json_written;	/* the document was written (or failed to be) */
 	FILE	   *html_out;		/* --report-html, opened before the run */
@@ -63,7 +67,7 @@ typedef struct bench_state
 /* ---- before the run ----------------------------------------------------- */
 
 static void
-print_version(PGconn *conn, char *keep, size_t keep_len)
+print_version(FILE *out, PGconn *conn, char *keep, size_t keep_len)
 {
 	const char *server = PQparameterStatus(conn, "server_version");
 	char		buf[32];
@@ -84,8 +88,8 @@ print_version(PGconn *conn, char *keep, size_t keep_len)
 	 * program's name and version as the client's: parsers of the line
 	 * still find "pgbench (" and the server's version
 	 */
-	printf("pgbench (%s %s, server %s)\n", PGBENCH_NAME, PGBENCH_VERSION, server);
-	fflush(stdout);
+	fprintf(out, "pgbench (%s %s, server %s)\n", PGBENCH_NAME, PGBENCH_VERSION, server);
+	fflush(out);
 }
 
 static bool
@@ -315,7 +319,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		diag_error("could not create connection for setup");
 		return false;
 	}
-	print_version(conn, bs->server_version, sizeof(bs->server_version));
+	print_version(bs->text_out, conn, bs->server_version, sizeof(bs->server_version));
 	report_target_read(&bs->target, conn);
 	if (opts->debug)
 		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
@@ -725,18 +729,21 @@ finish_run(bench_state *bs, const table_info *info)
 		return 1;
 	}
 	if (signo != 0)
-		end = (report_ending) {REPORT_INTERRUPTED, interrupt_signal_name(signo), NULL, NULL};
+		end = (report_ending) {REPORT_INTERRUPTED, .signal = interrupt_signal_name(signo)};
 	else if (in.aborted)
-		end.outcome = REPORT_ABORTED;
-	if (!exit_on_abort)
-	{
-		report_print(stdout, &figures);
-		fflush(stdout);
-	}
+		end = (report_ending) {REPORT_ABORTED, .error = diag_first_error()};
+
+	/* the report files first: a closed stdout ends the text, nothing else */
+	signal(SIGPIPE, SIG_IGN);
 	if (!write_json(bs, &figures, &end) || in.aborted)
 		exit_code = 2;
-	if (!report_html_finish(&bs->html_out, bs->cfg.report_html, &figures))
+	if (!report_html_finish_ending(&bs->html_out, bs->cfg.report_html, &figures, &end))
 		exit_code = 2;
+	if (!exit_on_abort)
+	{
+		report_print_ending(bs->text_out, &figures, &end);
+		fflush(bs->text_out);
+	}
 	figures_free(&figures);
 	stats_run_free(&total);
 
@@ -754,18 +761,24 @@ finish_run(bench_state *bs, const table_info *info)
 }
 
 /*
- * A run that never benchmarked: the document says why (a signal, or a
- * failed start), and a signal makes the exit code 128 + its number.
+ * A run that never benchmarked: the report files say why (a signal, or
+ * the first error of a failed start), with the command line and when it
+ * began and ended, and a signal makes the exit code 128 + its number.
  */
 static int
 finish_unstarted(bench_state *bs, int rc)
 {
 	int			signo = interrupt_signal();
+	bool		connected = bs->server_version[0] != '\0';
+	figures_extra meta;
 	report_ending end = {
 		.outcome = signo != 0 ? REPORT_INTERRUPTED : REPORT_FAILED_TO_START,
 		.signal = signo != 0 ? interrupt_signal_name(signo) : NULL,
-		.server_version = bs->server_version[0] != '\0' ? bs->server_version : NULL,
+		.error = signo != 0 ? NULL : diag_first_error(),
+		.server_version = connected ? bs->server_version : NULL,
 		.run_id = bs->run_id,
+		.compat = bs->cfg.compat,
+		.meta = &meta,
 	};
 
 	if (signo != 0)
@@ -774,7 +787,19 @@ finish_unstarted(bench_state *bs, int rc)
 				  end.signal);
 		rc = 128 + signo;
 	}
-	write_json(bs, NULL, &end);
+	else if (end.error == NULL)
+		end.error = "the run could not start";
+	memset(&meta, 0, sizeof(meta));
+	meta.target = connected ? &bs->target : NULL;
+	signal(SIGPIPE, SIG_IGN);
+	if (figures_meta_compute(&meta, &bs->cfg, bs->began, pgb_time_now() - bs->began))
+	{
+		write_json(bs, NULL, &end);
+		report_html_finish_ending(&bs->html_out, bs->cfg.report_html, NULL, &end);
+	}
+	else
+		diag_error("out of memory");
+	figures_extra_free(&meta);
 	return rc;
 }
 
@@ -791,7 +816,10 @@ bench_run(const pgb_options *opts)
 	memset(&bs, 0, sizeof(bs));
 	bs.opts = opts;
 	(void) random_run_id(bs.run_id);	/* none ("") without random bytes */
+	bs.began = pgb_time_now();
 	runconf_build(&bs.cfg, opts, (int) getpid());
+	bs.text_out = bs.cfg.report_json != NULL && strcmp(bs.cfg.report_json, "-") == 0
+		? stderr : stdout;
 	bs.cfg_ready = true;
 	init_shared(&bs);
 	interrupt_arm(&bs.shared.stop, bs.shared.stop_fd);

@@ -4,6 +4,7 @@
  * Each message is assembled in a local buffer and written with one call so
  * that lines from concurrent threads stay whole.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,11 @@
 
 static const char *diag_progname = "pgbench";
 static bool diag_verbose = false;
+
+/* The first error's message (without prefix, label or newline), once. */
+static atomic_flag first_error_claimed = ATOMIC_FLAG_INIT;
+static atomic_bool first_error_ready;
+static char first_error[1024];
 
 /* SGR sequences; NULL when colour is off. */
 static const char *sgr_error;
@@ -100,6 +106,27 @@ diag_set_verbose(bool verbose)
 	diag_verbose = verbose;
 }
 
+/* Keep msg when it is the first error (any thread; later ones lose). */
+static void
+keep_first_error(const char *msg)
+{
+	size_t		n;
+
+	if (atomic_flag_test_and_set(&first_error_claimed))
+		return;
+	snprintf(first_error, sizeof(first_error), "%s", msg);
+	n = strlen(first_error);
+	while (n > 0 && first_error[n - 1] == '\n')
+		first_error[--n] = '\0';
+	atomic_store(&first_error_ready, true);
+}
+
+const char *
+diag_first_error(void)
+{
+	return atomic_load(&first_error_ready) ? first_error : NULL;
+}
+
 void
 diag_vlog(diag_level level, const char *fmt, va_list ap)
 {
@@ -154,6 +181,8 @@ diag_vlog(diag_level level, const char *fmt, va_list ap)
 	n = vsnprintf(buf + len, sizeof(buf) - len, fmt, ap);
 	if (n < 0)
 		n = 0;
+	if (level == DIAG_ERROR)
+		keep_first_error(buf + len);
 	len += (size_t) n;
 	if (len >= sizeof(buf) - 1)
 		len = sizeof(buf) - 2;

@@ -132,7 +132,10 @@ totals(report_figures *f, const report_input *in)
 		f->latency_average_ms = total->latency.count > 0
 			? 0.001 * total->latency.sum / (double) total->latency.count : NAN;
 	else
+	{
 		f->latency_average_ms = 0.001 * (double) in->bench_duration * cfg->nclients / (double) all;
+		f->latency_average_derived = true;
+	}
 	latency(&f->latency, &total->latency, sr->latency_hist, f);
 
 	f->lag_average_ms = 0.001 * total->lag.sum / (double) total->cnt;

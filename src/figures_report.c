@@ -153,6 +153,25 @@ aborts(figures_extra *e, const run_series *rs)
 /* ---- all of it ------------------------------------------------------------ */
 
 bool
+figures_meta_compute(figures_extra *e, const run_config *cfg, pg_time_usec_t start,
+					 pg_time_usec_t length)
+{
+	if (start != 0)
+	{
+		e->start_epoch_us = pgb_time_to_epoch(start);
+		epoch_and_iso(start, &e->start_epoch_s, e->start_iso, sizeof(e->start_iso));
+		epoch_and_iso(start + length, &e->end_epoch_s, e->end_iso, sizeof(e->end_iso));
+	}
+	e->argv = calloc((size_t) (cfg->argc > 0 ? cfg->argc : 1), sizeof(char *));
+	if (e->argv == NULL)
+		return false;
+	for (int i = 0; i < cfg->argc; i++, e->argc++)
+		if ((e->argv[i] = strdup(cfg->argv[i])) == NULL)
+			return false;
+	return true;
+}
+
+bool
 figures_extra_compute(const report_input *in, report_figures *f)
 {
 	figures_extra *e = &f->extra;
@@ -175,21 +194,10 @@ figures_extra_compute(const report_input *in, report_figures *f)
 	e->bench_duration_us = in->bench_duration;
 	e->conn_duration_us = sr->conn_duration;
 	e->lag_sum_us = sr->total.lag.sum;
-	if (in->start_time != 0)
-	{
-		pg_time_usec_t mono = in->start_is_epoch ? in->start_time - pgb_time_to_epoch(0)
-			: in->start_time;
-
-		e->start_epoch_us = pgb_time_to_epoch(mono);
-		epoch_and_iso(mono, &e->start_epoch_s, e->start_iso, sizeof(e->start_iso));
-		epoch_and_iso(mono + end, &e->end_epoch_s, e->end_iso, sizeof(e->end_iso));
-	}
-	e->argv = calloc((size_t) (in->cfg->argc > 0 ? in->cfg->argc : 1), sizeof(char *));
-	if (e->argv == NULL)
+	if (!figures_meta_compute(e, in->cfg, in->start_time == 0 ? 0
+							  : in->start_is_epoch ? in->start_time - pgb_time_to_epoch(0)
+							  : in->start_time, end))
 		return false;
-	for (int i = 0; i < in->cfg->argc; i++, e->argc++)
-		if ((e->argv[i] = strdup(in->cfg->argv[i])) == NULL)
-			return false;
 	if (sr->series == NULL)
 		return true;
 	return points(e, sr->series, end, in->cfg->throttle_delay > 0) && aborts(e, sr->series);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pgbench/diag.h"
+#include "pgbench/report.h"
 #include "pgbench/series.h"
 #include "pgbench/xalloc.h"
 #include "merge_int.h"
@@ -488,7 +489,7 @@ check_aborts(const merge_acc *acc, const char *file, const json_ref *doc)
 	return true;
 }
 
-/* A report of this pgbench (schema version 2) of a run that measured. */
+/* A report of this pgbench (schema version 2 or 3) of a run that measured. */
 static bool
 check_report(const char *file, const json_ref *doc)
 {
@@ -502,8 +503,9 @@ check_report(const char *file, const json_ref *doc)
 	if (!merge_int(file, doc, "schema_version", INT64_MIN, INT64_MAX, &version))
 		return false;
 	r = json_ref_member(doc, "schema_version");
-	if (version != 2)
-		return merge_bad(file, &r, "%" PRId64 ", but this pgbench reads version 2", version);
+	if (version < REPORT_JSON_SCHEMA_OLDEST || version > REPORT_JSON_SCHEMA_VERSION)
+		return merge_bad(file, &r, "%" PRId64 ", but this pgbench reads versions %d to %d",
+						 version, REPORT_JSON_SCHEMA_OLDEST, REPORT_JSON_SCHEMA_VERSION);
 	if (!merge_str(file, doc, "outcome", &outcome))
 		return false;
 	r = json_ref_member(doc, "outcome");

@@ -8,6 +8,7 @@
  * follow pgbench exactly: users' scripts grep these lines and exit codes.
  * Nothing here exits: options_parse returns the exit code to main.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
@@ -103,7 +104,10 @@ options_getopt_lookup(const options_getopt *g, int code)
 
 /* ---- before getopt: the first argument and our extensions ------------------ */
 
-/* --help, -?, --version, -V: recognised only as the first argument, exactly. */
+/*
+ * --help, -?, --version, -V: recognised only as the first argument (after
+ * any --compat), exactly.
+ */
 static const opt_def *
 first_argument_option(const char *arg)
 {
@@ -132,7 +136,8 @@ report_getopt_style(const char *argv0, const char *name, const char *problem)
 
 /*
  * If argv[*i] is one of our extensions by its full name ("--name",
- * "--name=VALUE", or "--name VALUE" for a required argument), apply it,
+ * "--name=VALUE", or "--name VALUE" for a required argument, or for an
+ * optional one when VALUE begins with a digit or '.'), apply it,
  * moving *i past a separate value.  *taken tells whether it was ours;
  * returns OPT_CONTINUE or an exit code.
  */
@@ -171,6 +176,9 @@ take_extension(opt_parse *st, int argc, char **argv, int *i, bool *taken)
 										   "requires an argument");
 			value = argv[++*i];
 		}
+		else if (def->arg == OPT_ARG_OPTIONAL && *i + 1 < argc &&
+				 (isdigit((unsigned char) argv[*i + 1][0]) || argv[*i + 1][0] == '.'))
+			value = argv[++*i]; /* "--percentiles 99": a number is its value */
 		return options_apply(st, def, value);
 	}
 	return OPT_CONTINUE;
@@ -545,10 +553,32 @@ read_compat(opt_parse *st, int argc, char **argv)
 	return status;
 }
 
+/*
+ * The first argument, --help or -V, may follow --compat=MAJOR or
+ * --compat MAJOR ("--compat=19 --help"): the first element that is not
+ * one of those, or NULL when it is not a first-argument option.
+ */
+static const opt_def *
+first_after_compat(int argc, char **argv)
+{
+	int			i = 1;
+
+	while (i < argc)
+	{
+		if (strncmp(argv[i], "--compat=", 9) == 0)
+			i++;
+		else if (strcmp(argv[i], "--compat") == 0 && i + 1 < argc)
+			i += 2;
+		else
+			return first_argument_option(argv[i]);
+	}
+	return NULL;
+}
+
 static int
 parse_arguments(opt_parse *st, int argc, char **argv)
 {
-	const opt_def *first = argc > 1 ? first_argument_option(argv[1]) : NULL;
+	const opt_def *first = first_after_compat(argc, argv);
 	int			code;
 	int			status;
 

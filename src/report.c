@@ -47,8 +47,12 @@ print_percentiles(FILE *out, const char *prefix, const report_figures *f,
 				report_num(b, sizeof(b), "%.3f", fl->percentile_ms[i]));
 }
 
+/*
+ * The parameters; measured (not NULL) replaces -T's "duration: N s" with
+ * the time the run actually lasted, "duration: 3.512 s".
+ */
 static void
-print_parameters(FILE *out, const report_figures *f)
+print_parameters(FILE *out, const report_figures *f, const char *measured)
 {
 	fprintf(out, "transaction type: %s\n", f->transaction_type);
 	fprintf(out, "scaling factor: %d\n", f->scale);
@@ -68,7 +72,10 @@ print_parameters(FILE *out, const report_figures *f)
 	}
 	else
 	{
-		fprintf(out, "duration: %d s\n", f->duration);
+		if (measured != NULL)
+			fprintf(out, "duration: %s s\n", measured);
+		else
+			fprintf(out, "duration: %d s\n", f->duration);
 		fprintf(out, "number of transactions actually processed: %" PRId64 "\n", f->counts.cnt);
 	}
 }
@@ -233,7 +240,27 @@ print_command_stats(FILE *out, const report_figures *f, int i)
 void
 report_print(FILE *out, const report_figures *f)
 {
-	print_parameters(out, f);
+	report_ending end = {.outcome = f->aborted ? REPORT_ABORTED : REPORT_COMPLETED};
+
+	report_print_ending(out, f, &end);
+}
+
+void
+report_print_ending(FILE *out, const report_figures *f, const report_ending *end)
+{
+	char		measured[64];
+	const char *shown = NULL;
+
+	if (end->outcome == REPORT_INTERRUPTED)
+	{
+		shown = report_num(measured, sizeof(measured), "%.3f", f->duration_s);
+		if (f->duration > 0)
+			fprintf(out, "run interrupted by %s after %s s (of %d s)\n", end->signal, shown,
+					f->duration);
+		else
+			fprintf(out, "run interrupted by %s after %s s\n", end->signal, shown);
+	}
+	print_parameters(out, f, shown);
 	if (f->failures_shown)
 		print_failures(out, "", f, &f->counts);
 

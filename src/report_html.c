@@ -79,6 +79,15 @@ put_page(FILE *out, const char *json, size_t len)
 bool
 report_html_finish(FILE **out, const char *path, const report_figures *f)
 {
+	report_ending end = {.outcome = f->aborted ? REPORT_ABORTED : REPORT_COMPLETED};
+
+	return report_html_finish_ending(out, path, f, &end);
+}
+
+bool
+report_html_finish_ending(FILE **out, const char *path, const report_figures *f,
+						  const report_ending *end)
+{
 	char	   *json = NULL;
 	size_t		len = 0;
 	FILE	   *mem;
@@ -87,7 +96,7 @@ report_html_finish(FILE **out, const char *path, const report_figures *f)
 	if (*out == NULL)
 		return true;
 	mem = open_memstream(&json, &len);
-	ok = mem != NULL && report_json_write(mem, f);
+	ok = mem != NULL && report_json_write_ending(mem, f, end);
 	if (mem != NULL && fclose(mem) != 0)
 		ok = false;
 	if (ok)

@@ -9,10 +9,12 @@
 	"use strict";
 	var errors = [];
 	var drawn = [];
+	var lastInterval = null;	/* how the series' last point was drawn */
 	var statusEl = document.getElementById("status");
 
 	function setStatus() {
 		var parts = drawn.map(function (d) { return d.name + ":" + d.points; });
+		if (lastInterval) parts.push("last:" + lastInterval);
 		statusEl.textContent = (errors.length ? "error: " + errors.join("; ") + " " : "ok ") + parts.join(" ");
 	}
 	window.addEventListener("error", function (ev) {
@@ -61,10 +63,26 @@
 		root.appendChild(el("p", {"class": "note"}, [text]));
 	}
 
-	/* One uPlot chart: x values, series [{label, values}], axis labels. */
+	/*
+	 * One uPlot chart: x values, series [{label, values}], axis labels.
+	 * opts.partialLast: the last point covers a partial interval; each
+	 * series then ends one point early and a dashed twin draws its last
+	 * segment, labelled "(last interval partial)".
+	 */
 	function chart(name, title, x, series, opts) {
 		opts = opts || {};
-		var box = el("div", {"class": "chart", "id": "chart-" + name});
+		/* the first series' last value, drawn: the browser test reads it */
+		var last = series.length && x.length ? series[0].values[x.length - 1] : null;
+		if (opts.partialLast && x.length >= 2) {
+			var n = x.length;
+			series = series.map(function (s, k) {
+				return {label: s.label, color: k, values: s.values.map(function (v, i) { return i < n - 1 ? v : null; })};
+			}).concat(series.map(function (s, k) {
+				return {label: s.label + " (last interval partial)", color: k, dash: [6, 4],
+					values: s.values.map(function (v, i) { return i >= n - 2 ? v : null; })};
+			}));
+		}
+		var box = el("div", {"class": "chart", "id": "chart-" + name, "data-last": last === null ? "" : last});
 		root.appendChild(el("h3", {}, [title]));
 		root.appendChild(box);
 		var colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
@@ -74,11 +92,13 @@
 			scales: {x: {time: false, distr: opts.logX ? 3 : 1}, y: {distr: opts.logY ? 3 : 1}},
 			axes: [{label: opts.xLabel || "seconds since start"}, {label: opts.yLabel || ""}],
 			series: [{label: opts.xLabel || "t"}].concat(series.map(function (s, i) {
-				var d = {label: s.label, stroke: colors[i % colors.length], width: 1.5,
+				var c = colors[(s.color !== undefined ? s.color : i) % colors.length];
+				var d = {label: s.label, stroke: c, width: 1.5,
 						 spanGaps: false, points: {show: x.length < 60}};
+				if (s.dash) d.dash = s.dash;
 				if (opts.bars && uPlot.paths && uPlot.paths.bars) {
 					d.paths = uPlot.paths.bars({size: [0.9, 40]});
-					d.fill = colors[i % colors.length] + "88";
+					d.fill = c + "88";
 				}
 				return d;
 			}))
@@ -96,9 +116,26 @@
 		return {lowest: top * width, highest: top * width + width - 1};
 	}
 
-	function summary(doc) {
-		var s = doc.settings, lat = doc.latency_ms, tx = doc.transactions;
-		var outcome = doc.outcome !== undefined ? doc.outcome : (doc.aborted ? "aborted" : "completed");
+	/* The banner at the top: how the run ended, as the text report says it. */
+	function banner(doc, outcome) {
+		var text;
+		if (outcome === "completed")
+			text = "Run completed in " + fmt(doc.duration_s) + " s";
+		else if (outcome === "interrupted" && doc.settings)
+			text = "Run interrupted by " + doc.signal + " after " + fmt(doc.duration_s) + " s" +
+				(doc.settings.duration_s !== null ? " (of " + doc.settings.duration_s + " s)" : "") +
+				": the figures count what ran until then";
+		else if (outcome === "interrupted")
+			text = "Run interrupted by " + doc.signal + " before the benchmark started";
+		else if (outcome === "aborted")
+			text = "Run aborted: " + (doc.error || "a client aborted") + " (the figures are incomplete)";
+		else
+			text = "Run failed to start: " + (doc.error || "unknown error");
+		root.appendChild(el("div", {"class": "banner " + outcome, "id": "outcome"}, [text]));
+	}
+
+	/* Who ran what, where, when, and how it ended (with the error, if any). */
+	function headRows(doc, outcome) {
 		var rows = [
 			["program", "pgbench " + doc.pgbench_version + " (compat " + doc.compat + ")"],
 			["server", doc.server_version || "–"],
@@ -106,7 +143,22 @@
 			["command line", (doc.command_line || []).join(" ")],
 			["started", doc.start_time || "–"],
 			["ended", doc.end_time || "–"],
-			["outcome", outcome],
+			["outcome", outcome]
+		];
+		if (doc.error) rows.push(["error", doc.error]);
+		return rows;
+	}
+
+	/* What a run that never benchmarked reports: who, where, when, why. */
+	function unstarted(doc, outcome) {
+		root.appendChild(el("h1", {}, ["pgbench report"]));
+		banner(doc, outcome);
+		root.appendChild(table("summary", null, headRows(doc, outcome)));
+	}
+
+	function summary(doc, outcome) {
+		var s = doc.settings, lat = doc.latency_ms, tx = doc.transactions;
+		var rows = headRows(doc, outcome).concat([
 			["transaction type", s.transaction_type],
 			["scaling factor", s.scaling_factor],
 			["query mode", s.query_mode],
@@ -120,18 +172,80 @@
 			["retried / retries", tx.retried + " / " + tx.retries],
 			["latency average", fmt(lat.average) + " ms (stddev " + fmt(lat.stddev) + ")"],
 			["latency min / max", fmt(lat.min) + " / " + fmt(lat.max) + " ms"]
-		];
+		]);
 		Object.keys(lat.percentiles).forEach(function (k) {
 			rows.push(["latency " + k, fmt(lat.percentiles[k]) + " ms"]);
 		});
 		if (doc.lag_ms) rows.push(["lag average / max", fmt(doc.lag_ms.average) + " / " + fmt(doc.lag_ms.max) + " ms"]);
 		root.appendChild(el("h1", {}, ["pgbench report"]));
+		banner(doc, outcome);
 		root.appendChild(table("summary", null, rows));
 		if (doc.aborted_clients && doc.aborted_clients.length) {
 			section("Aborted clients");
 			root.appendChild(table("aborts", ["client", "at (s)", "kind", "message"],
 				doc.aborted_clients.map(function (a) { return [a.client, fmt(a.at_s), a.kind, a.line]; })));
 		}
+	}
+
+	/* The value at percentile p of buckets (as include/pgbench/histogram.h answers). */
+	function bucketPercentile(h, p, subBits) {
+		if (p >= 100) return h.max_us;
+		var rank = Math.max(1, Math.ceil(p * h.count / 100)), seen = 0;
+		for (var i = 0; i < h.buckets.length; i++) {
+			seen += h.buckets[i][1];
+			if (seen >= rank) {
+				var bb = bucketBounds(h.buckets[i][0], subBits);
+				return Math.min(Math.max(bb.lowest + Math.floor((bb.highest - bb.lowest) / 2), h.min_us), h.max_us);
+			}
+		}
+		return h.max_us;
+	}
+
+	/* Two consecutive points as one, exactly: counts, rates, latency from their histograms. */
+	function mergePoints(a, b, subBits) {
+		var m = {t_s: b.t_s, interval_s: a.interval_s + b.interval_s, lag_ms: null};
+		["processed", "failures", "retries", "skipped"].forEach(function (k) { m[k] = a[k] + b[k]; });
+		m.tps = m.processed / m.interval_s;
+		if (!a.processed || !b.processed || !a.histogram || !b.histogram) {
+			var only = a.processed ? a : b;
+			m.latency_ms = only.latency_ms;
+			m.lag_ms = only.lag_ms;
+			return m;
+		}
+		var counts = {}, h = {min_us: Math.min(a.histogram.min_us, b.histogram.min_us),
+			max_us: Math.max(a.histogram.max_us, b.histogram.max_us), count: 0, buckets: []};
+		[a, b].forEach(function (p) {
+			p.histogram.buckets.forEach(function (bk) { counts[bk[0]] = (counts[bk[0]] || 0) + bk[1]; });
+		});
+		h.buckets = Object.keys(counts).map(Number).sort(function (x, y) { return x - y; })
+			.map(function (k) { h.count += counts[k]; return [k, counts[k]]; });
+		m.latency_ms = {average: (a.histogram.latency_sum_us + b.histogram.latency_sum_us) / m.processed / 1000,
+			max: h.max_us / 1000};
+		[50, 90, 99, 99.9].forEach(function (q) { m.latency_ms["p" + q] = bucketPercentile(h, q, subBits) / 1000; });
+		if (a.lag_ms && b.lag_ms)
+			m.lag_ms = {average: (a.lag_ms.average * a.processed + b.lag_ms.average * b.processed) / m.processed,
+				max: Math.max(a.lag_ms.max, b.lag_ms.max)};
+		return m;
+	}
+
+	/*
+	 * The points as drawn: a last interval the run ended within is no
+	 * cliff.  Shorter than half an interval, it is counted into the point
+	 * before it (exactly, from the points' histograms); else it stays, its
+	 * counts scaled to a full interval, and its segment is drawn dashed.
+	 * Returns {pts, last: "full", "merged" or "partial", text}.
+	 */
+	function drawnPoints(series, subBits) {
+		var pts = series.points.slice(), n = pts.length, end = pts[n - 1];
+		if (!(end.interval_s < series.interval_s - 1e-9))
+			return {pts: pts, last: "full"};
+		if (end.interval_s < series.interval_s / 2 && n >= 2 && pts[n - 2].histogram !== undefined) {
+			pts.splice(n - 2, 2, mergePoints(pts[n - 2], end, subBits));
+			return {pts: pts, last: "merged", text: "the run ended " + fmt(end.interval_s * 1000, 1) + " ms" +
+				" into its last interval: that part is counted into the interval before it"};
+		}
+		return {pts: pts, last: "partial", text: "the run ended " + fmt(end.interval_s * 1000, 1) + " ms" +
+			" into its last interval: its segment is dashed, its counts scaled to a full interval"};
 	}
 
 	function overTime(doc) {
@@ -141,25 +255,31 @@
 			note("no series recorded");
 			return;
 		}
-		var pts = series.points;
+		var iv = series.interval_s;
+		var drawnAs = drawnPoints(series, doc.latency_histogram ? doc.latency_histogram.sub_bucket_bits : 7);
+		var pts = drawnAs.pts, o = {partialLast: drawnAs.last === "partial"};
 		var x = pts.map(function (p) { return p.t_s; });
 		var col = function (f) { return pts.map(f); };
+		/* a count per interval, of a shorter or longer one scaled to the interval */
+		var perInterval = function (p, k) { return p.interval_s > 0 ? p[k] * iv / p.interval_s : p[k]; };
+		lastInterval = drawnAs.last;
 		if (series.incomplete) note("memory ran short while recording: the series is incomplete");
-		chart("tps", "Transactions per second (interval " + series.interval_s + " s)", x,
-			[{label: "tps", values: col(function (p) { return p.tps; })}], {yLabel: "tps"});
+		if (drawnAs.text) note(drawnAs.text);
+		chart("tps", "Transactions per second (interval " + iv + " s)", x,
+			[{label: "tps", values: col(function (p) { return p.tps; })}], Object.assign({yLabel: "tps"}, o));
 		chart("latency", "Latency percentiles (ms)", x,
 			["p50", "p90", "p99", "p99.9", "max"].map(function (k) {
 				return {label: k, values: col(function (p) { return p.latency_ms[k]; })};
-			}), {yLabel: "ms"});
+			}), Object.assign({yLabel: "ms"}, o));
 		chart("failures", "Failures, retries and skipped transactions per interval", x,
 			["failures", "retries", "skipped"].map(function (k) {
-				return {label: k, values: col(function (p) { return p[k]; })};
-			}), {yLabel: "count"});
+				return {label: k, values: col(function (p) { return perInterval(p, k); })};
+			}), Object.assign({yLabel: "count"}, o));
 		if (doc.settings.rate_tps !== null) {
 			chart("lag", "Schedule lag under -R (ms)", x,
 				[{label: "average", values: col(function (p) { return p.lag_ms ? p.lag_ms.average : null; })},
 				 {label: "max", values: col(function (p) { return p.lag_ms ? p.lag_ms.max : null; })}],
-				{yLabel: "ms"});
+				Object.assign({yLabel: "ms"}, o));
 		} else
 			note("no -R: no schedule lag");
 	}
@@ -220,10 +340,15 @@
 
 	try {
 		var doc = JSON.parse(document.getElementById("report-data").textContent);
-		summary(doc);
-		overTime(doc);
-		distribution(doc);
-		scripts(doc);
+		var outcome = doc.outcome !== undefined ? doc.outcome : (doc.aborted ? "aborted" : "completed");
+		if (!doc.settings)
+			unstarted(doc, outcome);
+		else {
+			summary(doc, outcome);
+			overTime(doc);
+			distribution(doc);
+			scripts(doc);
+		}
 	} catch (e) {
 		errors.push(String(e && e.stack || e));
 	}

@@ -203,7 +203,8 @@ put_figures(json_writer *jw, const report_figures *f)
 	put_transactions(jw, f);
 
 	/* the text report's figure: measured, or derived from the run time */
-	put_num(jw, "latency_average_ms", f->latency_average_ms);
+	put_num(jw, "text_latency_average_ms", f->latency_average_ms);
+	put_bool(jw, "text_latency_average_derived", f->latency_average_derived);
 	put_latency(jw, f, &f->latency);
 	if (f->throttled)
 	{
@@ -238,9 +239,12 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 	put_str(&jw, "outcome", outcome_name(end->outcome));
 	if (end->outcome == REPORT_INTERRUPTED)
 		put_str(&jw, "signal", end->signal);
-	if (f != NULL)
+	put_str(&jw, "error", end->error);
+	if (f == NULL)
+		report_json_meta(&jw, end->compat, end->meta);
+	else
 	{
-		report_json_meta(&jw, f);
+		report_json_meta(&jw, f->compat, &f->extra);
 		put_settings(&jw, f);
 		put_figures(&jw, f);
 		report_json_series(&jw, f);

@@ -22,11 +22,13 @@ put_known(json_writer *jw, const char *key, const char *v)
 }
 
 void
-report_json_meta(json_writer *jw, const report_figures *f)
+report_json_meta(json_writer *jw, int compat, const figures_extra *e)
 {
-	const figures_extra *e = &f->extra;
+	static const figures_extra unknown;
 
-	put_int(jw, "compat", f->compat);
+	if (e == NULL)
+		e = &unknown;
+	put_int(jw, "compat", compat);
 	open_block(jw, "command_line", '[');
 	for (int i = 0; i < e->argc; i++)
 		put_str(jw, NULL, e->argv[i]);

@@ -45,10 +45,10 @@ void		put_null(json_writer *jw, const char *key);
 
 /*
  * The extras of the report files, each a group of top-level members
- * (doc/report-json.md): metadata after the versions, the aborted clients
+ * (doc/report-json.md): metadata after the versions (e NULL: unknown), the aborted clients
  * after "aborted", the series and the histogram at the end.
  */
-void		report_json_meta(json_writer *jw, const report_figures *f);
+void		report_json_meta(json_writer *jw, int compat, const figures_extra *e);
 void		report_json_aborts(json_writer *jw, const report_figures *f);
 void		report_json_series(json_writer *jw, const report_figures *f);
 void		report_json_histogram(json_writer *jw, const report_figures *f);

@@ -188,6 +188,15 @@ my @rows = (
 	  out => "pgbench (PostgreSQL) 16 ($ident)\n", err => '', version => 1 },
 	{ name => '--version', args => ['--version'], first => 1, rc => 0,
 	  out => "pgbench (PostgreSQL) 16 ($ident)\n", err => '', version => 1 },
+	# ours: --compat may come first ("--compat=19 -V"), the mode applies
+	{ name => '--compat=19 -V', args => ['--compat=19', '-V'], first => 1, rc => 0, ours => 1,
+	  out => "pgbench (PostgreSQL) 19 ($ident)\n", err => '', version => 1 },
+	{ name => '--compat 18 --version', args => ['--compat', '18', '--version'], first => 1, rc => 0,
+	  ours => 1, out => "pgbench (PostgreSQL) 18 ($ident)\n", err => '', version => 1 },
+	{ name => '--compat then -V not next', args => ['--compat=19', '-c', '1', '-V'], rc => 1, ours => 1,
+	  err => "pgbench: invalid option -- 'V'\n$hint" },
+	{ name => '--compat then --help not next', args => ['--compat=19', '-c', '1', '--help'], rc => 1,
+	  ours => 1, err => "pgbench: unrecognized option '--help'\n$hint" },
 
 	# integer options
 	{ name => '-c not a number', args => ['-c', 'x'], rc => 1,
@@ -534,6 +543,22 @@ for my $row (@rows)
 		ok($src == $row->{rc} && $serr eq $row->{err} && $sout eq ($row->{out} // ''),
 			"$name: stored expectation matches system pgbench");
 	}
+}
+
+# --compat=MAJOR before --help: the help of that mode, as PGBENCH_COMPAT
+# gives it (19 lists --continue-on-error among pgbench's options)
+{
+	my ($rc19, $help19) = run_cmd([ $ours, '--help' ], env => { %base_env, PGBENCH_COMPAT => '19' });
+	is($rc19, 0, 'PGBENCH_COMPAT=19 --help: exit code 0');
+	for my $args ([ '--compat=19', '--help' ], [ '--compat', '19', '-?' ], [ '--help', '--compat=19' ])
+	{
+		my ($rc, $out, $err) = run_cmd([ $ours, @$args ], env => \%base_env);
+		my $name = join(' ', @$args);
+		is($rc, 0, "$name: exit code 0");
+		is($err, '', "$name: nothing on stderr");
+		is(normalise($out, $ours), normalise($help19, $ours), "$name: the help of mode 19");
+	}
+	like($help19, qr/^  --continue-on-error /m, 'the help of mode 19 lists --continue-on-error');
 }
 
 done_testing();

@@ -191,8 +191,10 @@ my @cases = (
 		'inputs[0].run_id: missing' ],
 
 	# not a report of ours
-	[ 'another schema', sub { $_[0]{schema_version} = 3 },
-		'schema_version: 3, but this pgbench reads version 2' ],
+	[ 'another schema', sub { $_[0]{schema_version} = 4 },
+		'schema_version: 4, but this pgbench reads versions 2 to 3' ],
+	[ 'an older schema', sub { $_[0]{schema_version} = 1 },
+		'schema_version: 1, but this pgbench reads versions 2 to 3' ],
 	[ 'a run that never started', sub { $_[0]{outcome} = 'failed-to-start' },
 		'outcome: "failed-to-start": the run measured nothing' ],
 	[ 'no merge member', sub { delete $_[0]{merge} },

@@ -382,7 +382,7 @@ is($doc->{transactions}{total},
 my ($late) = $out =~ /latency limit: (\d+)\//;
 is($doc->{transactions}{late}, $late, 'json: late');
 my ($avg) = $out =~ /^latency average = ([\d.]+) ms/m;
-is(sprintf('%.3f', $doc->{latency_average_ms}), $avg, 'json: latency average as the text shows it');
+is(sprintf('%.3f', $doc->{text_latency_average_ms}), $avg, 'json: text_latency_average_ms as the text shows it');
 my ($tps) = $out =~ /^tps = ([\d.]+)/m;
 is(sprintf('%.6f', $doc->{tps}), $tps, 'json: tps');
 is_deeply([ sort keys %{ $doc->{latency_ms}{percentiles} } ], [ sort qw(p50 p90 p95 p99 p99.9 p100) ],

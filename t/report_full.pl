@@ -1,5 +1,5 @@
 # report_full.pl — the report files' JSON document (doc/report-json.md,
-# schema_version 2) from real runs: a -c 8 -j 2 -T -P 1 -R 2000 run's
+# schema_version 3) from real runs: a -c 8 -j 2 -T -P 1 -R 2000 run's
 # document conforms to doc/report-json.schema.json (every member present,
 # none undocumented), and its parts agree with each other and with the
 # text report: the series covers the run and adds up to the totals, the
@@ -46,7 +46,7 @@ is($rc, 0, 'full run: exit code 0') or diag($err);
 my $doc = decode_json(slurp('r.json'));
 my @errors = check_schema($schema, $doc);
 is_deeply(\@errors, [], 'full run: the document conforms to doc/report-json.schema.json');
-is($doc->{schema_version}, 2, 'schema_version 2');
+is($doc->{schema_version}, 3, 'schema_version 3');
 ok(-s 'r.html' > 10000, 'the HTML page is written too');
 
 # metadata

@@ -54,6 +54,14 @@ void diag_vlog(diag_level level, const char *fmt, va_list ap)
 #define diag_detail(...) diag_log(DIAG_DETAIL, __VA_ARGS__)
 #define diag_hint(...) diag_log(DIAG_HINT, __VA_ARGS__)
 
+/*
+ * The message of the first DIAG_ERROR printed (without "pgbench: error: "
+ * or the newline; cut at 1 KiB), or NULL when none was: what the report
+ * files give as the reason a run failed to start or aborted.  Any
+ * thread; complete once returned.
+ */
+const char *diag_first_error(void);
+
 /* The standard usage hint: 'Try "pgbench --help" for more information.' */
 void diag_usage_hint(void);
 

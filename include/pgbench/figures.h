@@ -273,6 +273,7 @@ typedef struct report_figures
 	 */
 	bool		latency_from_series;	/* -R, -P or -L */
 	double		latency_average_ms; /* the series' (NaN when none) or derived */
+	bool		latency_average_derived;	/* derived from the run time */
 	figures_latency latency;	/* the measured series, whatever the line */
 
 	double		lag_average_ms; /* lag sum / successes (-R) */
@@ -307,6 +308,16 @@ void		figures_free(report_figures *f);
 void		figures_report_percentiles(report_figures *f, const run_config *cfg);
 bool		figures_extra_compute(const report_input *in, report_figures *f);
 void		figures_extra_free(figures_extra *e);
+
+/*
+ * Only the metadata of the extras, into e (zeroed by the caller): the
+ * command line of cfg (shown form), and, unless start is 0, the start
+ * (pgb_time_now clock) and the end length us later.  What a run that
+ * never benchmarked reports.  false when out of memory;
+ * figures_extra_free releases it.
+ */
+bool		figures_meta_compute(figures_extra *e, const run_config *cfg,
+								 pg_time_usec_t start, pg_time_usec_t length);
 
 /* The figures of one -P interval: what happened between two reports. */
 typedef struct interval_figures

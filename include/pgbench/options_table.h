@@ -44,7 +44,9 @@ typedef enum opt_arg
 {
 	OPT_ARG_NONE = no_argument,
 	OPT_ARG_REQUIRED = required_argument,
-	OPT_ARG_OPTIONAL = optional_argument,	/* only as --name=VALUE */
+	OPT_ARG_OPTIONAL = optional_argument,	/* --name=VALUE, or (our extensions)
+											 * --name VALUE when VALUE begins
+											 * with a digit or '.' */
 } opt_arg;
 
 /* Which mode the option belongs to, for pgbench's "cannot be used" checks. */

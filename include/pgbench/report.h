@@ -21,8 +21,13 @@
 /* Print the report to out.  Floating point as PostgreSQL's printf ("NaN"). */
 void		report_print(FILE *out, const report_figures *f);
 
-/* The "schema_version" of the JSON document (doc/report-json.md). */
-#define REPORT_JSON_SCHEMA_VERSION 2
+/*
+ * The "schema_version" of the JSON document (doc/report-json.md), and the
+ * oldest one --merge-reports still reads (the members it reads are the
+ * same in both).
+ */
+#define REPORT_JSON_SCHEMA_VERSION 3
+#define REPORT_JSON_SCHEMA_OLDEST 2
 /* How a run ended: --report-json's "outcome" (doc/report-json.md). */
 typedef enum report_outcome
 {
@@ -37,10 +42,25 @@ typedef struct report_ending
 {
 	report_outcome outcome;
 	const char *signal;			/* REPORT_INTERRUPTED: "SIGINT" or "SIGTERM" */
-	const char *server_version; /* without figures: the server's, or NULL
-								 * when no connection was made */
-	const char *run_id;			/* without figures: the run's; NULL: none */
+	const char *error;			/* what ended it (the first error printed):
+								 * aborted or failed to start; else NULL */
+	/* without figures, what stands for them (else f's are used): */
+	const char *server_version; /* the server's, or NULL when no connection
+								 * was made */
+	const char *run_id;			/* the run's; NULL: none */
+	int			compat;			/* the compatibility mode */
+	const figures_extra *meta;	/* command line, start and end, connection
+								 * (figures_meta_compute); NULL: unknown */
 } report_ending;
+
+/*
+ * The report as report_print prints it, told how the run ended: an
+ * interrupted run's report opens with "run interrupted by SIGINT after
+ * 3.512 s" (" (of 30 s)" under -T) and its "duration:" line gives the
+ * measured time ("duration: 3.512 s"); other endings print exactly
+ * report_print's lines (doc/report.md).
+ */
+void		report_print_ending(FILE *out, const report_figures *f, const report_ending *end);
 
 /*
  * Write the whole report as one JSON document (doc/report-json.md) to out,
@@ -52,7 +72,8 @@ bool		report_json_write(FILE *out, const report_figures *f);
 /*
  * The same with the ending given: f may be NULL when nothing ran (failed
  * to start, or interrupted before the start), and the document then holds
- * only the versions, the outcome and the signal.
+ * the versions, the outcome, the signal, the error and end->meta's
+ * command line, times and connection.
  */
 bool		report_json_write_ending(FILE *out, const report_figures *f,
 									 const report_ending *end);
@@ -78,6 +99,13 @@ FILE	   *report_html_open(const char *path);
  * *out NULL: nothing to do, true.
  */
 bool		report_html_finish(FILE **out, const char *path, const report_figures *f);
+
+/*
+ * The same told how the run ended (the page's banner), f NULL when
+ * nothing ran (as report_json_write_ending).
+ */
+bool		report_html_finish_ending(FILE **out, const char *path, const report_figures *f,
+									  const report_ending *end);
 
 /*
  * The JSON text json[0..len) as the page embeds it in its <script>

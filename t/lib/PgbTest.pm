@@ -21,10 +21,23 @@ use Socket ();
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
   start_cluster our_pgbench_path system_pgbench_path mask_timings
   same_as_system timed_pgbench overhead_of late_bound poll_until
-  start_proxy stop_proxy oracle19_path);
+  start_proxy stop_proxy oracle19_path find_chromium);
 
 # see _run_forked
 our $FAST_SPAWN = 0;
+
+# Chromium (or Chrome) on PATH, for the tests of the HTML page; undef when none.
+sub find_chromium
+{
+	for my $name (qw(chromium chromium-browser google-chrome))
+	{
+		for my $d (split /:/, $ENV{PATH})
+		{
+			return "$d/$name" if -x "$d/$name";
+		}
+	}
+	return undef;
+}
 
 sub our_pgbench_path
 {
