@@ -124,12 +124,6 @@ typedef struct connect_round
 	char		message[1024];	/* its libpq message */
 } connect_round;
 
-static bool
-connect_pending(const client *c)
-{
-	return c->conn != NULL && c->connect_poll != PGRES_POLLING_OK;
-}
-
 /* Start clients until the window is full; a refusal ends the starting. */
 static void
 start_connects(worker *w, connect_round *r)
@@ -164,16 +158,19 @@ wait_for_connects(worker *w, const connect_round *r)
 		pg_time_usec_t wake;
 
 		w->entries[i].ws_index = -1;
-		if (!connect_pending(c))
+		if (!client_connect_pending(c))
 			continue;
 		wake = client_connect_wake(c);
 		if (wake > 0 && wake - now < timeout)
 			timeout = wake > now ? wake - now : 0;
 		if (c->connect_retry_at == 0)
+		{
+			bool		for_read;
+			int			fd = conn_attempt_socket(&c->connecting, &for_read);
+
 			w->entries[i].ws_index =
-				waitset_add(w->ws, PQsocket(c->conn),
-							c->connect_poll == PGRES_POLLING_READING
-							? WAITSET_READ : WAITSET_WRITE);
+				waitset_add(w->ws, fd, for_read ? WAITSET_READ : WAITSET_WRITE);
+		}
 	}
 	return timeout;
 }
@@ -191,7 +188,7 @@ continue_connects(worker *w, connect_round *r, int nready)
 		bool		ready;
 		int			rc;
 
-		if (!connect_pending(c))
+		if (!client_connect_pending(c))
 			continue;
 		/* past a failure only what pgbench would have met first matters */
 		if (r->failed >= 0 && i > r->failed)
