@@ -96,6 +96,24 @@ is($err, qq{pgbench: error: connection to server at "127.0.0.1", port $sport fai
 	  . qq{pgbench: error: could not create connection for setup\n},
 	'a malformed connect_timeout: libpq\'s message');
 
+# target_session_attrs is checked by each host's attempt: read-write runs
+# on the primary after the silent host; standby fails with every host's
+# reason, in pgbench 15's words.
+($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '1', "$ci target_session_attrs=read-write" ],
+	env => \%env, timeout => 300);
+is($rc, 0, 'target_session_attrs=read-write: runs on the primary after the silent host');
+my $standby = "$ci target_session_attrs=standby";
+($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '1', $standby ], env => \%env, timeout => 300);
+is($err, qq{pgbench: error: connection to server at "127.0.0.1", port $sport failed: timeout expired\n}
+	  . qq{connection to server on socket "$sock/.s.PGSQL.$port" failed: server is not in hot standby mode\n}
+	  . qq{pgbench: error: could not create connection for setup\n},
+	'target_session_attrs=standby: each host\'s reason');
+if ($system)
+{
+	my ($src, $sout, $serr) = system_pgbench([ '-n', '-S', '-t', '1', $standby ], env => \%env, timeout => 300);
+	is($err, $serr, 'target_session_attrs=standby: the messages of pgbench 15');
+}
+
 # ---- every wait ends on a signal -------------------------------------------------
 
 # Start ours in the background (ignore: signals to leave ignored in it).
