@@ -315,8 +315,12 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 
 	if (conn == NULL)
 	{
-		diag_error("%s", errbuf);
-		diag_error("could not create connection for setup");
+		/* a signal: the run ends as one interrupted before it started */
+		if (errbuf[0] != '\0')
+		{
+			diag_error("%s", errbuf);
+			diag_error("could not create connection for setup");
+		}
 		return false;
 	}
 	print_version(bs->text_out, conn, bs->server_version, sizeof(bs->server_version));
@@ -605,9 +609,16 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	if (ctx->progress_sec > 0)
 	{
 		/* --rendezvous: the reports count from the agreed start */
-		if (sh->rendezvous != NULL && rendezvous_start(sh->rendezvous) != 0)
+		bool		started = true;
+
+		if (sh->rendezvous != NULL)
+		{
+			started = rendezvous_start(sh->rendezvous) != 0;
 			*start_time = sh->origin;
-		progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
+		}
+		/* a rendezvous that failed or was interrupted: the run never began */
+		if (started)
+			progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
 	}
 	else
 	{

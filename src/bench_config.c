@@ -72,6 +72,8 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	build_command_tables(cfg);
 
 	conn_params_init(&cfg->params, opts->host, opts->port, opts->username, opts->dbname);
+	/* read once per run, not per connection (a probe: no network) */
+	(void) conn_plan_init(&cfg->plan, &cfg->params);
 	cfg->nclients = nclients;
 	/* more threads than clients would only idle (and skew the -R split) */
 	cfg->nthreads = nthreads > nclients ? nclients : nthreads;
@@ -128,4 +130,5 @@ runconf_free(run_config *cfg)
 			free(cfg->prepared_names[i]);
 	free(cfg->prepared_names);
 	cfg->prepared_names = NULL;
+	conn_plan_free(&cfg->plan);
 }

@@ -75,6 +75,9 @@ client_disconnect(client *c)
 		PQfinish(c->conn);
 		c->conn = NULL;
 	}
+	/* an attempt under way, if any */
+	conn_attempt_cancel(&c->connecting);
+	c->connect_retry_at = 0;
 }
 
 client_wait_kind

@@ -17,11 +17,12 @@
 #define CONNECT_BACKOFF_MIN 1000
 #define CONNECT_BACKOFF_MAX 50000
 
-/* After a try that found the listen queue full: wait, keeping c->conn. */
+/* After a try that found the listen queue full: wait, then try again. */
 static void
 schedule_retry(client *c, pg_time_usec_t now)
 {
 	pg_time_usec_t wait = c->connect_backoff * 2;
+	pg_time_usec_t deadline = c->connecting.deadline;
 
 	if (wait < CONNECT_BACKOFF_MIN)
 		wait = CONNECT_BACKOFF_MIN;
@@ -30,99 +31,73 @@ schedule_retry(client *c, pg_time_usec_t now)
 	c->connect_backoff = wait;
 	/* clients turned away together should not all come back together */
 	c->connect_retry_at = now + wait + (pg_time_usec_t) (c->id % 16) * (wait / 16);
-	if (c->connect_deadline > 0 && c->connect_retry_at > c->connect_deadline)
-		c->connect_retry_at = c->connect_deadline;
+	if (deadline > 0 && c->connect_retry_at > deadline)
+		c->connect_retry_at = deadline;
 }
 
-/* One try: true when under way (or to be retried), false on a refusal. */
-static bool
-try_connect(client *c, const run_config *cfg, pg_time_usec_t now, char *errbuf, size_t errlen)
+/* What a step of the attempt means for the client: 1 up, 0 wait, -1 failed. */
+static int
+after_step(client *c, conn_step step, pg_time_usec_t now, char *errbuf, size_t errlen)
 {
-	client_disconnect(c);
-	c->connect_retry_at = 0;
-	c->conn = PQconnectStartParams(cfg->params.keywords, cfg->params.values, 1);
-	if (c->conn != NULL && PQstatus(c->conn) != CONNECTION_BAD)
+	switch (step)
 	{
-		/* libpq wants the socket writable before the first PQconnectPoll */
-		c->connect_poll = PGRES_POLLING_WRITING;
-		return true;
+		case CONN_STEP_WAIT:
+			return 0;
+		case CONN_STEP_BUSY:
+			schedule_retry(c, now);
+			return 0;
+		case CONN_STEP_OK:
+			c->conn = conn_attempt_take(&c->connecting);
+			return 1;
+		case CONN_STEP_FAILED:
+			break;
 	}
-	if (conn_failed_busy(c->conn) &&
-		(c->connect_deadline == 0 || now < c->connect_deadline))
-	{
-		schedule_retry(c, now);
-		return true;
-	}
-	conn_error_text(c->conn, errbuf, errlen);
+	conn_attempt_error(&c->connecting, errbuf, errlen);
 	client_disconnect(c);
-	return false;
+	return -1;
 }
 
 bool
 client_connect_start(client *c, const run_config *cfg, pg_time_usec_t now,
 					 char *errbuf, size_t errlen)
 {
+	client_disconnect(c);
 	c->connect_start = now;
 	c->connect_backoff = 0;
-	c->connect_deadline = 0;
-	if (!try_connect(c, cfg, now, errbuf, errlen))
-		return false;
-	/* every connection has the same parameters, so any try tells */
-	c->connect_deadline = conn_timeout_usec(c->conn);
-	if (c->connect_deadline > 0)
-		c->connect_deadline += now;
-	return true;
-}
-
-/* Fail the attempt with libpq's message for it; -1. */
-static int
-connect_fail(client *c, bool timed_out, char *errbuf, size_t errlen)
-{
-	if (timed_out && c->connect_retry_at == 0)
-		conn_timeout_text(c->conn, errbuf, errlen);
-	else
-		conn_error_text(c->conn, errbuf, errlen);	/* the last try's */
-	client_disconnect(c);
-	c->connect_retry_at = 0;
-	return -1;
+	return after_step(c, conn_attempt_start(&c->connecting, &cfg->plan, now), now,
+					  errbuf, errlen) >= 0;
 }
 
 int
 client_connect_continue(client *c, const run_config *cfg, pg_time_usec_t now,
 						bool ready, char *errbuf, size_t errlen)
 {
-	bool		timed_out = c->connect_deadline > 0 && now >= c->connect_deadline;
+	conn_step	step;
 
-	if (timed_out)
-		return connect_fail(c, true, errbuf, errlen);
+	(void) cfg;
 	if (c->connect_retry_at > 0)
 	{
+		/* the host's deadline may come first: the attempt then moves on */
 		if (now < c->connect_retry_at)
 			return 0;
-		return try_connect(c, cfg, now, errbuf, errlen) ? 0 : -1;
+		c->connect_retry_at = 0;
+		step = conn_attempt_retry(&c->connecting, now);
 	}
-	/* polling a socket not ready would take an unfinished connect() for done */
-	if (!ready)
-		return 0;
-
-	c->connect_poll = PQconnectPoll(c->conn);
-	if (c->connect_poll == PGRES_POLLING_OK)
-		return 1;
-	if (c->connect_poll != PGRES_POLLING_FAILED)
-		return 0;
-	/* a later host or address of a conninfo may find a full queue too */
-	if (conn_failed_busy(c->conn))
-	{
-		schedule_retry(c, now);
-		return 0;
-	}
-	return connect_fail(c, false, errbuf, errlen);
+	else
+		step = conn_attempt_continue(&c->connecting, now, ready);
+	return after_step(c, step, now, errbuf, errlen);
 }
 
 pg_time_usec_t
 client_connect_wake(const client *c)
 {
-	return c->connect_retry_at > 0 ? c->connect_retry_at : c->connect_deadline;
+	return c->connect_retry_at > 0 ? c->connect_retry_at : c->connecting.deadline;
+}
+
+bool
+client_connect_pending(const client *c)
+{
+	return c->connecting.conn != NULL;
 }
 
 /* ---- -C: the thread's connect slots ------------------------------------ */
@@ -144,8 +119,12 @@ client_connect_wait(const client *c, int *fd, waitset_event *event, pg_time_usec
 	*wake_at = client_connect_wake(c);
 	if (c->connect_retry_at > 0)
 		return CWAIT_TIMER;
-	*fd = PQsocket(c->conn);
-	*event = c->connect_poll == PGRES_POLLING_READING ? WAITSET_READ : WAITSET_WRITE;
+	{
+		bool		for_read;
+
+		*fd = conn_attempt_socket(&c->connecting, &for_read);
+		*event = for_read ? WAITSET_READ : WAITSET_WRITE;
+	}
 	return CWAIT_CONNECT;
 }
 
@@ -206,7 +185,6 @@ client_continue_connect(client *c, client_env *env, pg_time_usec_t *now)
 	{
 		/* -T is over: an attempt still under way stops with the run */
 		client_disconnect(c);
-		c->connect_retry_at = 0;
 		env->connects_in_flight--;
 		return CSTATE_FINISHED;
 	}

@@ -1,9 +1,10 @@
 /*
- * conn.c — connection parameters from the options, blocking connects
- * for set-up and initialization, and what a non-blocking connect must do
- * that libpq leaves to its caller (the timeout, a full listen queue).
+ * conn.c — connection parameters from the options, and the connects
+ * that wait (for set-up, initialization and the rendezvous): a
+ * conn_attempt waited for until it is done or a signal came.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "pgbench/conn.h"
+#include "pgbench/interrupt.h"
 #include "pgbench/conninfo_mask.h"
 
 /*
@@ -107,62 +109,87 @@ dbname_rejected(const conn_params *params, char *errbuf, size_t errlen)
 	return false;
 }
 
+/* The longest conn_open waits before it looks for a signal. */
+#define OPEN_CHECK_USEC 100000
+
+/* A listen queue found full: how long conn_open waits before trying again. */
+#define OPEN_BUSY_USEC 10000
+
+/*
+ * Wait for the attempt's socket, at most until its deadline and never
+ * longer than OPEN_CHECK_USEC; whether the socket is ready.
+ */
+static bool
+open_wait(const conn_attempt *a, bool busy)
+{
+	bool		for_read;
+	int			fd = conn_attempt_socket(a, &for_read);
+	struct pollfd pfd = {.fd = fd, .events = for_read ? POLLIN : POLLOUT};
+	pg_time_usec_t wait = busy ? OPEN_BUSY_USEC : OPEN_CHECK_USEC;
+	pg_time_usec_t now = pgb_time_now();
+
+	if (a->deadline > 0 && a->deadline - now < wait)
+		wait = a->deadline > now ? a->deadline - now : 0;
+	/* a millisecond more: poll rounds down, and the deadline must be past */
+	return poll(&pfd, fd >= 0 ? 1 : 0, (int) (wait / 1000) + 1) > 0;
+}
+
+/* One attempt over every host; the connection, or NULL (a signal: errbuf ""). */
+static PGconn *
+open_once(const conn_plan *plan, conn_attempt *a, char *errbuf, size_t errlen)
+{
+	conn_step	step = conn_attempt_start(a, plan, pgb_time_now());
+
+	while (step == CONN_STEP_WAIT || step == CONN_STEP_BUSY)
+	{
+		bool		ready;
+
+		if (interrupt_signal() != 0)
+		{
+			errbuf[0] = '\0';
+			return NULL;
+		}
+		ready = open_wait(a, step == CONN_STEP_BUSY);
+		step = step == CONN_STEP_BUSY ? conn_attempt_retry(a, pgb_time_now())
+			: conn_attempt_continue(a, pgb_time_now(), ready);
+	}
+	if (step == CONN_STEP_OK)
+		return conn_attempt_take(a);
+	conn_attempt_error(a, errbuf, errlen);
+	return NULL;
+}
+
 PGconn *
 conn_open(const conn_params *params, char *errbuf, size_t errlen)
 {
-	for (;;)
-	{
-		PGconn	   *conn = PQconnectdbParams(params->keywords, params->values, 1);
+	conn_plan	plan;
+	PGconn	   *conn = NULL;
 
-		if (conn && PQstatus(conn) == CONNECTION_OK)
-			return conn;
-		/* One prompt at most, and only when the server asked for one. */
-		if (conn && PQconnectionNeedsPassword(conn) && conn_password[0] == '\0' &&
-			conn_prompt_password() && conn_password[0] != '\0')
-		{
-			PQfinish(conn);
-			continue;
-		}
-		/* libpq's words for a bad connection string may quote a password */
-		if (!dbname_rejected(params, errbuf, errlen))
-			conn_error_text(conn, errbuf, errlen);
-		PQfinish(conn);
+	if (!conn_plan_init(&plan, params))
+	{
+		snprintf(errbuf, errlen, "out of memory");
 		return NULL;
 	}
-}
+	for (;;)
+	{
+		conn_attempt a;
 
-pg_time_usec_t
-conn_timeout_usec(PGconn *conn)
-{
-	PQconninfoOption *opts = PQconninfo(conn);
-	long		seconds = 0;
-
-	if (opts == NULL)
-		return 0;
-	for (const PQconninfoOption *o = opts; o->keyword != NULL; o++)
-		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val != NULL)
+		conn = open_once(&plan, &a, errbuf, errlen);
+		/* One prompt at most, and only when the server asked for one. */
+		if (conn == NULL && errbuf[0] != '\0' && conn_attempt_needs_password(&a) &&
+			conn_password[0] == '\0' && conn_prompt_password() && conn_password[0] != '\0')
 		{
-			/* libpq rejects a malformed value before we get here */
-			seconds = strtol(o->val, NULL, 10);
-			break;
+			conn_attempt_cancel(&a);
+			continue;
 		}
-	PQconninfoFree(opts);
-	if (seconds <= 0)
-		return 0;
-	/* libpq insists on two seconds: one could expire at once by rounding */
-	if (seconds < 2)
-		seconds = 2;
-	return (pg_time_usec_t) seconds * 1000000;
-}
-
-void
-conn_timeout_text(const PGconn *conn, char *buf, size_t len)
-{
-	size_t		n;
-
-	conn_error_text(conn, buf, len);
-	n = strlen(buf);
-	snprintf(buf + n, len - n, "timeout expired");
+		conn_attempt_cancel(&a);
+		break;
+	}
+	/* libpq's words for a bad connection string may quote a password */
+	if (conn == NULL && errbuf[0] != '\0')
+		(void) dbname_rejected(params, errbuf, errlen);
+	conn_plan_free(&plan);
+	return conn;
 }
 
 bool

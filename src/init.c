@@ -27,6 +27,7 @@
 #include "pgbench/conn.h"
 #include "pgbench/diag.h"
 #include "pgbench/init.h"
+#include "pgbench/interrupt.h"
 #include "pgbench/init_copy.h"
 #include "pgbench/xalloc.h"
 
@@ -133,12 +134,19 @@ init_cancel_add_extra(PGcancel **handles, int n)
 	init_cancel_nextra = n;
 }
 
+/* Whether init_cancel_setup installed its handler (SIGINT not ignored). */
+static bool init_cancel_armed;
+
 static void
 init_cancel_setup(PGconn *conn)
 {
 	struct sigaction act;
 
 	init_cancel_handle = PQgetCancel(conn);
+	/* a SIGINT ignored at start (a background job) stays ignored */
+	if (interrupt_ignored(SIGINT))
+		return;
+	init_cancel_armed = true;
 	memset(&act, 0, sizeof(act));
 	act.sa_handler = init_handle_sigint;
 	sigemptyset(&act.sa_mask);
@@ -151,7 +159,9 @@ init_cancel_teardown(void)
 {
 	PGcancel   *handle = init_cancel_handle;
 
-	signal(SIGINT, SIG_DFL);
+	if (init_cancel_armed)
+		signal(SIGINT, SIG_DFL);
+	init_cancel_armed = false;
 	init_cancel_handle = NULL;
 	init_cancel_add_extra(NULL, 0);
 	PQfreeCancel(handle);

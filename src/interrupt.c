@@ -16,6 +16,12 @@ static atomic_int caught_signal;	/* first signal; 0: none */
 static atomic_bool *_Atomic stop_flag;
 static atomic_int wake_fd = -1;
 
+/* What interrupt_arm replaced, restored by interrupt_disarm. */
+static struct sigaction saved_int;
+static struct sigaction saved_term;
+static bool armed_int;
+static bool armed_term;
+
 static void
 handle_signal(int signo)
 {
@@ -40,6 +46,27 @@ handle_signal(int signo)
 	errno = saved_errno;
 }
 
+bool
+interrupt_ignored(int signo)
+{
+	struct sigaction old;
+
+	return sigaction(signo, NULL, &old) == 0 && old.sa_handler == SIG_IGN;
+}
+
+/*
+ * Install act for signo unless it is ignored: a signal the parent ignored
+ * (a background job of a non-interactive shell, nohup) stays ignored, as
+ * job control expects.  Whether it was installed; *saved: what it replaced.
+ */
+static bool
+catch_unless_ignored(int signo, const struct sigaction *act, struct sigaction *saved)
+{
+	if (interrupt_ignored(signo))
+		return false;
+	return sigaction(signo, act, saved) == 0;
+}
+
 void
 interrupt_arm(atomic_bool *stop, int fd)
 {
@@ -55,15 +82,18 @@ interrupt_arm(atomic_bool *stop, int fd)
 	sigaddset(&act.sa_mask, SIGINT);
 	sigaddset(&act.sa_mask, SIGTERM);
 	act.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &act, NULL);
-	sigaction(SIGTERM, &act, NULL);
+	armed_int = catch_unless_ignored(SIGINT, &act, &saved_int);
+	armed_term = catch_unless_ignored(SIGTERM, &act, &saved_term);
 }
 
 void
 interrupt_disarm(void)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	if (armed_int)
+		sigaction(SIGINT, &saved_int, NULL);
+	if (armed_term)
+		sigaction(SIGTERM, &saved_term, NULL);
+	armed_int = armed_term = false;
 	atomic_store(&stop_flag, NULL);
 	atomic_store(&wake_fd, -1);
 }

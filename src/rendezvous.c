@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "pgbench/diag.h"
+#include "pgbench/interrupt.h"
 #include "pgbench/rendezvous.h"
 
 /* rendezvous.state */
@@ -30,6 +31,12 @@
 
 /* How often the leader counts the ready members, in us. */
 #define POLL_US 20000
+
+/* The longest a member waits before it looks for a signal, in us. */
+#define CHECK_US 100000
+
+/* How often a wait says what it waits for; a shorter one says nothing. */
+#define TELL_US INT64_C(5000000)
 
 #define SERVER_NOW_US "(extract(epoch FROM clock_timestamp()) * 1000000)::int8"
 
@@ -192,7 +199,9 @@ rendezvous_open(rendezvous *rv, const conn_params *params, const char *name, int
 	rv->conn = conn_open(params, errbuf, sizeof(errbuf));
 	if (rv->conn == NULL)
 	{
-		diag_error("rendezvous \"%s\": %s", name, errbuf);
+		/* errbuf "": a signal, which the run's ending tells */
+		if (errbuf[0] != '\0')
+			diag_error("rendezvous \"%s\": %s", name, errbuf);
 		return false;
 	}
 	return measure_offset(rv) && join(rv);
@@ -227,6 +236,27 @@ report_timeout(rendezvous *rv)
 			   rv->info.group, rv->timeout_s, ready, rv->info.size);
 }
 
+/*
+ * Every TELL_US of waiting, on stderr: how many are ready (ready < 0: count
+ * them now) and how long is left.  *next_at: when to tell next.
+ */
+static bool
+tell_waiting(rendezvous *rv, int64_t ready, pg_time_usec_t now, pg_time_usec_t *next_at)
+{
+	pg_time_usec_t left = rv->deadline - now;
+
+	if (now < *next_at)
+		return true;
+	*next_at = now + TELL_US;
+	if (ready < 0 && !count_holders(rv, KEY_READY, &ready))
+		return false;
+	fprintf(stderr, "waiting at rendezvous \"%s\": %" PRId64 " of %d ready, %" PRId64 " s left\n",
+			rv->info.group, ready, rv->info.size,
+			(int64_t) ((left > 0 ? left : 0) + 999999) / 1000000);
+	fflush(stderr);
+	return true;
+}
+
 /* The leader: until N are ready, then take "started" and announce. */
 static bool
 lead(rendezvous *rv, int64_t *instant)
@@ -236,19 +266,24 @@ lead(rendezvous *rv, int64_t *instant)
 	const char *values[2] = {rv->channel, margin};
 	PGresult   *res;
 	bool		ok;
+	pg_time_usec_t tell_at = pgb_time_now() + TELL_US;
 
 	for (;;)
 	{
-		if (!count_holders(rv, KEY_READY, &ready))
+		pg_time_usec_t now;
+
+		if (interrupt_signal() != 0 || !count_holders(rv, KEY_READY, &ready))
 			return false;
 		if (ready >= rv->info.size)
 			break;
-		if (pgb_time_now() >= rv->deadline)
+		now = pgb_time_now();
+		if (now >= rv->deadline)
 		{
 			report_timeout(rv);
 			return false;
 		}
-		sleep_until(pgb_time_now() + POLL_US);
+		tell_waiting(rv, ready, now, &tell_at);
+		sleep_until(now + POLL_US);
 	}
 	if (!query_int(rv, "SELECT pg_catalog.pg_advisory_lock($1::int4, $2::int4)", 2, KEY_STARTED,
 				   NULL))
@@ -271,11 +306,14 @@ lead(rendezvous *rv, int64_t *instant)
 static bool
 follow(rendezvous *rv, int64_t *instant)
 {
+	pg_time_usec_t tell_at = pgb_time_now() + TELL_US;
+
 	for (;;)
 	{
 		PGnotify   *n;
 		struct pollfd pfd = {.fd = PQsocket(rv->conn), .events = POLLIN};
-		pg_time_usec_t left = rv->deadline - pgb_time_now();
+		pg_time_usec_t now = pgb_time_now();
+		pg_time_usec_t left = rv->deadline - now;
 
 		if (!PQconsumeInput(rv->conn))
 		{
@@ -297,6 +335,10 @@ follow(rendezvous *rv, int64_t *instant)
 			report_timeout(rv);
 			return false;
 		}
+		if (interrupt_signal() != 0 || !tell_waiting(rv, -1, now, &tell_at))
+			return false;
+		if (left > CHECK_US)
+			left = CHECK_US;
 		if (poll(&pfd, 1, (int) (left / 1000) + 1) < 0 && errno != EINTR)
 		{
 			diag_error("rendezvous \"%s\": poll failed: %s", rv->info.group, strerror(errno));

@@ -178,9 +178,8 @@ typedef struct client
 	_Alignas(CLIENT_ALIGN) int id;	/* client number, 0-based over the run */
 	client_state state;
 	PGconn	   *conn;			/* NULL between -C transactions and at the end */
-	PostgresPollingStatusType connect_poll; /* while connecting */
+	conn_attempt connecting;	/* while connecting (connecting.plan non-NULL) */
 	pg_time_usec_t connect_start;	/* when the pending connect began */
-	pg_time_usec_t connect_deadline;	/* its connect_timeout; 0: none */
 	pg_time_usec_t connect_retry_at;	/* listen queue full: try again
 										 * then (c->conn holds the failed
 										 * try); 0: not waiting */
@@ -234,28 +233,32 @@ void		client_init(client *c, int id, const run_config *cfg);
 void		client_free(client *c);
 
 /*
- * Start a non-blocking connection at time now (c->conn, c->connect_poll),
- * with the deadline of its connect_timeout.  false: libpq refused at once;
- * its message is in errbuf.  A full listen queue is no refusal: the client
- * tries again a little later (c->connect_retry_at).
+ * Start a non-blocking connection at time now (c->connecting, made from
+ * cfg->plan: connect_timeout per host, conn_attempt.h).  false: every host
+ * refused at once; the message is in errbuf.  A full listen queue is no
+ * refusal: the client tries again a little later (c->connect_retry_at).
  */
 bool		client_connect_start(client *c, const run_config *cfg, pg_time_usec_t now,
 								 char *errbuf, size_t errlen);
 
 /*
  * Move a pending connection on: at its retry time, when its socket is
- * ready (ready), or at its deadline.  Returns 1 when it is up, 0 while it
- * needs more waiting, -1 on failure, the timeout included (message in
- * errbuf, in libpq's words; the connection is closed).
+ * ready (ready), or at its host's deadline (the next host is tried then).
+ * Returns 1 when it is up (c->conn), 0 while it needs more waiting, -1
+ * when every host failed (message in errbuf, in libpq's words; the
+ * attempt is closed).
  */
 int			client_connect_continue(client *c, const run_config *cfg, pg_time_usec_t now,
 									bool ready, char *errbuf, size_t errlen);
 
 /*
  * When a pending connection wants to be looked at again regardless of its
- * socket: its retry time, else its deadline; 0 for never.
+ * socket: its retry time, else its host's deadline; 0 for never.
  */
 pg_time_usec_t client_connect_wake(const client *c);
+
+/* Whether a connection was started and is neither up nor failed. */
+bool		client_connect_pending(const client *c);
 
 /* -C: whether a client queued for a connect slot may take one now. */
 bool		client_connect_admissible(const client *c, const client_env *env);

@@ -21,14 +21,18 @@
 #include <stdbool.h>
 
 /*
- * Catch SIGINT and SIGTERM from now on.  On the first signal *stop is set
- * and wake_fd (an eventfd; -1: none) is written; stop must outlive the
- * armed period.  Forgets a signal caught before.
+ * Catch SIGINT and SIGTERM from now on, each unless it is ignored (SIG_IGN
+ * inherited: it stays ignored).  On the first signal *stop is set and
+ * wake_fd (an eventfd; -1: none) is written; stop must outlive the armed
+ * period.  Forgets a signal caught before.
  */
 void		interrupt_arm(atomic_bool *stop, int wake_fd);
 
-/* Restore the default dispositions; the caught signal stays readable. */
+/* Restore what interrupt_arm replaced; the caught signal stays readable. */
 void		interrupt_disarm(void);
+
+/* Whether signo is ignored now (SIG_IGN), as when inherited so. */
+bool		interrupt_ignored(int signo);
 
 /* The first signal caught since interrupt_arm: SIGINT, SIGTERM, or 0. */
 int			interrupt_signal(void);

@@ -103,7 +103,10 @@ void		rendezvous_bind(rendezvous *rv, pg_time_usec_t *start, pg_time_usec_t *end
  * off).  The first caller waits for the group (the leader: until N are
  * ready, then announces), the others for it; then each sleeps until the
  * agreed start.  Returns false when the run is off, after a timeout (the
- * message printed once), or when go was false.
+ * message printed once), when go was false, or after a SIGINT or SIGTERM
+ * (interrupt.h; seen within a tenth of a second, nothing printed).  A wait
+ * longer than 5 s says every 5 s on stderr how many are ready and how
+ * long is left.
  */
 bool		rendezvous_pass(rendezvous *rv, bool go);
 

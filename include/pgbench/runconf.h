@@ -35,6 +35,7 @@ typedef struct run_config
 
 	/* who runs it */
 	conn_params params;			/* libpq keywords for every connection */
+	conn_plan	plan;			/* how the run's connections try the hosts */
 	int			nclients;		/* -c, at least 1 */
 	int			nthreads;		/* -j clamped to nclients */
 	bool		connect_each;	/* -C */
