@@ -35,9 +35,11 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fuzz_common.h"
 #include "fuzz_report.h"
