@@ -1,5 +1,6 @@
 /*
- * fuzz_common.c — output silencing shared by the fuzz targets.
+ * fuzz_common.c — what the fuzz targets share: their start-up
+ * (LLVMFuzzerInitialize) and the silencing of the program's output.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
+#include "pgbench/diag.h"
 
 void
 fuzz_quiet(void)
@@ -27,4 +29,18 @@ fuzz_quiet(void)
 	 */
 	stdout = devnull;
 	stderr = devnull;
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	/* the environment must not decide what an input means */
+	static const char *const vars[] = {"PGBENCH_COMPAT", "PGBENCH_RANDOM_SEED", "PGDATABASE",
+	"PGUSER", "PGHOST", "PGPORT", "PG_COLOR"};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+	fuzz_quiet();
+	diag_init("pgbench");
+	return 0;
 }

@@ -14,18 +14,9 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "pgbench/diag.h"
 #include "merge_int.h"
 
 #define MAX_REPORTS 4
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_quiet();
-	diag_init("pgbench");
-	return 0;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

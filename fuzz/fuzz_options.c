@@ -19,25 +19,8 @@
 
 #include "fuzz_common.h"
 #include "pgbench/bench.h"
-#include "pgbench/diag.h"
 
 #define MAX_ARGS 64
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_quiet();
-	diag_init("pgbench");
-	/* the environment must not decide what the input means */
-	unsetenv("PGBENCH_COMPAT");
-	unsetenv("PGBENCH_RANDOM_SEED");
-	unsetenv("PGDATABASE");
-	unsetenv("PGUSER");
-	unsetenv("PGHOST");
-	unsetenv("PGPORT");
-	unsetenv("PG_COLOR");
-	return 0;
-}
 
 /*
  * Split text (NUL-terminated copy of the input, text[size] == '\0') into

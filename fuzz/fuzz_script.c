@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "pgbench/diag.h"
 #include "pgbench/eval.h"
 #include "pgbench/script.h"
 
@@ -73,14 +72,6 @@ evaluate_script(const script_set *set, int index)
 			(void) value_truth(&v);
 	}
 	var_store_free(&vars);
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_quiet();
-	diag_init("pgbench");
-	return 0;
 }
 
 int

@@ -19,7 +19,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-targets=(script options merge)
+targets=(script options merge report)
 if [ -n "${FUZZ_TARGETS:-}" ]; then
 	read -r -a targets <<<"$FUZZ_TARGETS"
 fi
@@ -92,7 +92,7 @@ for t in "${targets[@]}"; do
 			sed 's/^stat:://; s/: */=/' | tr '\n' ' ')$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$scratch/$t.log" | tail -1)"
 	else
 		echo "fuzz.sh: $t: FAILED (input in $dir/artifacts/$t/)"
-		grep -A40 -E '^==[0-9]+==|runtime error|ERROR: libFuzzer' "$scratch/$t.log" | head -60
+		grep -A40 -E '^fuzz_[a-z]+: |^==[0-9]+==|runtime error|ERROR: libFuzzer' "$scratch/$t.log" | head -60
 		rc=1
 	fi
 done

@@ -115,7 +115,9 @@ report_json_percentiles(json_writer *jw, const report_figures *f, const figures_
 	{
 		char		key[32];
 
-		snprintf(key, sizeof(key), "p%g", f->report_percentiles[i]);
+		/* not %g: 99.99999 and 99.999991 would both be "p100" */
+		key[0] = 'p';
+		json_shortest(key + 1, sizeof(key) - 1, f->report_percentiles[i]);
 		put_num(jw, key, fl->report_ms[i]);
 	}
 	close_block(jw, '}');

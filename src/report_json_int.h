@@ -34,8 +34,16 @@ void		put_uint(json_writer *jw, const char *key, uint64_t v);
 /* A measured figure: six decimals (nanoseconds for milliseconds). */
 void		put_num(json_writer *jw, const char *key, double v);
 
-/* A setting as the user wrote it: shortest exact-enough decimal form. */
+/*
+ * A setting as the user wrote it: the shortest of %.15g, %.16g, %.17g
+ * that reads back as v (json_shortest), so a value given with up to 15
+ * significant digits prints as given and any other still reads back
+ * exactly (--merge-reports).
+ */
 void		put_setting(json_writer *jw, const char *key, double v);
+
+/* v (finite) as put_setting prints it, into buf (32 bytes are enough). */
+void		json_shortest(char *buf, size_t len, double v);
 
 /* A double that must read back exactly (%.17g). */
 void		put_exact(json_writer *jw, const char *key, double v);

@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pgbench/figures.h"
@@ -115,11 +116,32 @@ put_num(json_writer *jw, const char *key, double v)
 	put_num_fmt(jw, key, v, "%.6f");
 }
 
-/* A setting as the user wrote it: shortest exact-enough decimal form. */
+void
+json_shortest(char *buf, size_t len, double v)
+{
+	for (int precision = 15; precision < 17; precision++)
+	{
+		snprintf(buf, len, "%.*g", precision, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
+}
+
+/* A setting as the user wrote it: the shortest form that reads back. */
 void
 put_setting(json_writer *jw, const char *key, double v)
 {
-	put_num_fmt(jw, key, v, "%.15g");
+	char		buf[32];
+
+	json_member(jw, key);
+	if (isfinite(v))
+	{
+		json_shortest(buf, sizeof(buf), v);
+		fputs(buf, jw->out);
+	}
+	else
+		fputs("null", jw->out);
 }
 
 void

@@ -173,4 +173,25 @@ for my $s (@{ $doc->{scripts} })
 my $sleep = $doc->{scripts}[0]{commands}[2];
 ok($sleep->{latency_ms}{percentiles}{p50} >= 1.0, "pg_sleep(0.001): median $sleep->{latency_ms}{percentiles}{p50} ms >= 1 ms");
 
+# ---- settings of 16 and 17 significant digits read back exactly ----------------------
+# (found by fuzz/fuzz_report.c: %.15g printed -R 12345.678901234567 as another number,
+# and %g named both percentiles below "p100", beside the default's: a member twice)
+
+($rc, $out, $err) = pgbench([ '-n', '-b', 'select-only', '-t', '5', '-R', '12345.678901234567',
+		'--percentiles=99.99999,99.999991', '--report-json=d.json' ], env => \%env);
+is($rc, 0, '17-digit settings: exit code') or diag($err);
+my ($rate) = slurp('d.json') =~ /"rate_tps": ([0-9.e+-]+)/;
+ok(defined $rate && $rate == 12345.678901234567 && $rate ne '12345.6789012346',
+	'rate_tps reads back as -R (' . ($rate // 'none') . ')');
+$doc = decode_json(slurp('d.json'));
+is_deeply([ sort keys %{ $doc->{latency_ms}{percentiles} } ],
+	[ sort qw(p50 p90 p95 p99 p99.9 p99.99999 p99.999991 p100) ],
+	'percentile names tell 99.99999, 99.999991 and 100 apart');
+($rc, $out, $err) = pgbench([ '--merge-reports', 'd.json', '--report-json=dm.json' ]);
+is($rc, 0, '17-digit settings: the report merges') or diag($err);
+my $merged = decode_json(slurp('dm.json'));
+is_deeply([ @{ $merged->{settings} }{qw(rate_tps percentiles)} ], [ @{ $doc->{settings} }{qw(rate_tps percentiles)} ],
+	'the merged report has the same rate and percentiles');
+is_deeply($merged->{latency_ms}{percentiles}, $doc->{latency_ms}{percentiles}, 'and the same percentile figures');
+
 done_testing();

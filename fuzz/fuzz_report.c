@@ -1,0 +1,596 @@
+/*
+ * fuzz_report.c — libFuzzer target for the report writers: the JSON
+ * document of --report-json (report_json_write, report_json_write_ending)
+ * and the page of --report-html (report_html_finish), round trip.
+ *
+ * The input becomes a report_figures as figures_compute leaves it after a
+ * run: its strings (file names, SQL lines, the command line, server and
+ * failure messages, names of the connection and the rendezvous) are C
+ * strings of any bytes, taken from the front of the input, each ended by
+ * a NUL; its numbers are taken from the back (so that a dictionary token
+ * put into a string leaves the numbers as they were): integers up to the
+ * int64 and uint64 extremes, doubles huge, tiny, subnormal, negative
+ * zero, and NaN or infinity for the figures that can be (a division by
+ * zero: "NaN when none").  The report percentiles come from
+ * figures_report_percentiles, as the program makes them, from a list of
+ * distinct values 0 to 100 as --percentiles accepts.
+ *
+ * Then both writers run into memory, and
+ * - the JSON document must be valid UTF-8 (utf8_valid) and parse with our
+ *   reader (json_read.c, whose UTF-8 check is its own), and every value
+ *   must read back (fr_check_report, fuzz_report_check.c);
+ * - the page must embed the same document: the text of its
+ *   <script type="application/json" id="report-data"> element, up to the
+ *   first "</script" as the browser's tokenizer ends it, must hold no
+ *   '<' at all (so no "</script", "<!--" or "<script"), no raw U+2028 or
+ *   U+2029, and must parse into a tree equal to the JSON document's.
+ * Any mismatch aborts with a message (fr_fail).
+ *
+ * One limit is the fuzzer's, not the writer's: measured figures (six
+ * decimals, %.6f) are kept below 1e100 in magnitude.  Printed so, a
+ * figure of 1e120 or more takes 128 characters and more, beyond our
+ * reader's 127 (json_read.h); no figure the program computes comes near
+ * (the largest, a tps of INT64_MAX transactions in a microsecond, is
+ * below 1e25).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fuzz_common.h"
+#include "fuzz_report.h"
+#include "pgbench/runconf.h"
+#include "pgbench/utf8.h"
+
+#define FR_MAX_SCRIPTS 3
+#define FR_MAX_COMMANDS 3
+#define FR_MAX_ARGS 6
+#define FR_MAX_POINTS 3
+#define FR_MAX_ABORTS 2
+#define FR_MAX_BUCKETS 8
+#define FR_MAX_OWNED 256
+#define FR_MEASURED_MAX 1e100
+
+/* The input: strings from the front (p), numbers from the back (q). */
+typedef struct fr_in
+{
+	const uint8_t *p;
+	const uint8_t *q;
+	int			nowned;
+	void	   *owned[FR_MAX_OWNED];	/* what to free after the run */
+} fr_in;
+
+/* What the figures point to, beside the strings and arrays in owned. */
+typedef struct fr_store
+{
+	report_figures f;
+	figures_script scripts[FR_MAX_SCRIPTS];
+	figures_command commands[FR_MAX_SCRIPTS][FR_MAX_COMMANDS];
+	hist		hists[1 + FR_MAX_SCRIPTS * (1 + FR_MAX_COMMANDS)];
+	int			nhists;
+	char	   *argv[FR_MAX_ARGS];
+	figures_point points[FR_MAX_POINTS];
+	series_point raw[FR_MAX_POINTS];
+	series_abort aborts[FR_MAX_ABORTS];
+	const series_abort *abort_list[FR_MAX_ABORTS];
+	report_target target;
+	rendezvous_info rendezvous;
+	run_config	cfg;			/* only its percentiles are read */
+} fr_store;
+
+void
+fr_fail(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	dprintf(2, "fuzz_report: ");
+	vdprintf(2, fmt, ap);
+	dprintf(2, "\n");
+	va_end(ap);
+	abort();
+}
+
+/* ---- the input ------------------------------------------------------------ */
+
+static void *
+fr_alloc(fr_in *in, size_t size)
+{
+	void	   *m = calloc(1, size > 0 ? size : 1);
+
+	if (m == NULL || in->nowned == FR_MAX_OWNED)
+		fr_fail("out of memory or of owned slots");
+	in->owned[in->nowned++] = m;
+	return m;
+}
+
+/* The next n (at most 8) bytes from the back, big-endian; 0 when none. */
+static uint64_t
+take(fr_in *in, int n)
+{
+	uint64_t	v = 0;
+
+	for (int i = 0; i < n && in->q > in->p; i++)
+		v = v << 8 | *--in->q;
+	return v;
+}
+
+static int64_t
+take_i64(fr_in *in)
+{
+	static const int64_t edges[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT32_MAX,
+	(int64_t) INT32_MAX + 1, INT64_C(1) << 53, (INT64_C(1) << 53) + 1, INT64_MAX};
+
+	switch (take(in, 1) % 4)
+	{
+		case 0:
+			return (int8_t) take(in, 1);
+		case 1:
+			return edges[take(in, 1) % PGB_LENGTHOF(edges)];
+		case 2:
+			return (int32_t) take(in, 4);
+		default:
+			return (int64_t) take(in, 8);
+	}
+}
+
+/* An int: take_i64's, beyond the int range its nearest end. */
+static int
+take_int(fr_in *in)
+{
+	int64_t		v = take_i64(in);
+
+	return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int) v;
+}
+
+/* Any double, NaN and infinities included. */
+static double
+take_double(fr_in *in)
+{
+	static const double edges[] = {0.0, -0.0, 0.1, 0.5, 1e-300, 4.9406564584124654e-324,
+		2.2250738585072014e-308, 1.7976931348623157e308, 9007199254740993.0, 99.99999,
+		123456.7890123456789, 1.0000000000000002, 0.30000000000000004, 1e15 + 0.3,
+	1e21, -1e-7, INFINITY, -INFINITY, NAN};
+	uint64_t	bits;
+	double		d;
+
+	switch (take(in, 1) % 6)
+	{
+		case 0:
+			return (int8_t) take(in, 1);
+		case 1:
+			return edges[take(in, 1) % PGB_LENGTHOF(edges)];
+		case 2:
+			return (double) take_i64(in) / pow(10.0, (double) (take(in, 1) % 24));
+		case 3:
+			return (double) (int32_t) take(in, 4) / 1000.0;
+		case 4:
+			return ldexp((double) take(in, 7), (int) (take(in, 2) % 2200) - 1100);
+		default:
+			bits = take(in, 8);
+			memcpy(&d, &bits, sizeof(d));
+			return d;
+	}
+}
+
+/* A double the program computes as a measured figure (see the top). */
+static double
+take_measured(fr_in *in)
+{
+	double		d = take_double(in);
+
+	return isfinite(d) && fabs(d) > FR_MEASURED_MAX ? fmod(d, FR_MEASURED_MAX) : d;
+}
+
+/* A double the program keeps exact (sums): any finite one. */
+static double
+take_finite(fr_in *in)
+{
+	double		d = take_double(in);
+
+	return isfinite(d) ? d : 0.0;
+}
+
+static bool
+take_bool(fr_in *in)
+{
+	return take(in, 1) & 1;
+}
+
+/* The next C string from the front, at most max bytes (NUL ends it). */
+static char *
+take_str(fr_in *in, size_t max)
+{
+	size_t		avail = (size_t) (in->q - in->p);
+	const uint8_t *nul = memchr(in->p, '\0', avail);
+	size_t		len = nul != NULL ? (size_t) (nul - in->p) : avail;
+	char	   *s;
+
+	if (len > max)
+		len = max;
+	s = fr_alloc(in, len + 1);
+	memcpy(s, in->p, len);
+	in->p += len;
+	if (in->p < in->q && *in->p == '\0')
+		in->p++;
+	return s;
+}
+
+/* A string into a char array of the figures. */
+static void
+take_into(fr_in *in, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", take_str(in, size - 1));
+}
+
+/* ---- the figures ---------------------------------------------------------- */
+
+/* A histogram as figures_compute points to (NULL a fourth of the time). */
+static const hist *
+take_hist(fr_in *in, fr_store *st)
+{
+	hist	   *h;
+
+	if (take(in, 1) % 4 == 0 || st->nhists == (int) PGB_LENGTHOF(st->hists))
+		return NULL;
+	h = &st->hists[st->nhists++];
+	h->highest = take_i64(in);
+	h->nbuckets = 1 + (int) (take(in, 1) % FR_MAX_BUCKETS);
+	h->counts = fr_alloc(in, sizeof(int64_t) * (size_t) h->nbuckets);
+	for (int i = 0; i < h->nbuckets; i++)
+		h->counts[i] = take_bool(in) ? 0 : take_i64(in);
+	h->count = take_i64(in);
+	h->clamped = take_i64(in);
+	h->min = take_i64(in);
+	h->max = take_i64(in);
+	h->sum = take_finite(in);
+	return h;
+}
+
+static void
+take_series(fr_in *in, figures_series *s)
+{
+	s->count = take_i64(in);
+	s->average = take_measured(in);
+	s->stddev = take_measured(in);
+	s->min = take_measured(in);
+	s->max = take_measured(in);
+}
+
+static void
+take_latency(fr_in *in, const report_figures *f, figures_latency *fl)
+{
+	take_series(in, &fl->series);
+	fl->has_percentiles = take_bool(in);
+	for (int i = 0; i < f->nreport_percentiles; i++)
+		fl->report_ms[i] = take_measured(in);
+}
+
+static void
+take_counts(fr_in *in, figures_counts *c)
+{
+#define TAKE_COUNTER(field, json_name, kind) c->field = take_i64(in);
+	STATS_COUNTERS(TAKE_COUNTER)
+#undef TAKE_COUNTER
+	c->failed = take_i64(in);
+	c->total = take_i64(in);
+}
+
+static void
+take_script(fr_in *in, fr_store *st, int i)
+{
+	report_figures *f = &st->f;
+	figures_script *fs = &st->scripts[i];
+
+	fs->name = take_str(in, 1024);
+	fs->weight = take_int(in);
+	fs->weight_pct = take_measured(in);
+	take_counts(in, &fs->counts);
+	fs->processed_pct = take_measured(in);
+	fs->tps = take_measured(in);
+	take_latency(in, f, &fs->latency);
+	fs->hist = take_hist(in, st);
+	fs->latency_sum_us = take_finite(in);
+	fs->latency_sum2_us = take_finite(in);
+	fs->ncommands = (int) (take(in, 1) % (FR_MAX_COMMANDS + 1));
+	fs->commands = st->commands[i];
+	for (int j = 0; j < fs->ncommands; j++)
+	{
+		figures_command *fc = &fs->commands[j];
+
+		fc->line = take_str(in, 1024);
+		take_series(in, &fc->latency);
+		fc->failures = take_i64(in);
+		fc->retries = take_i64(in);
+		take_latency(in, f, &fc->percentiles);
+		fc->hist = take_hist(in, st);
+		fc->latency_sum_us = take_finite(in);
+		fc->latency_sum2_us = take_finite(in);
+	}
+}
+
+/* The settings, and the report percentiles as figures_report_percentiles makes them. */
+static void
+take_settings(fr_in *in, fr_store *st)
+{
+	report_figures *f = &st->f;
+	int			n = (int) (take(in, 1) % (PGB_MAX_PERCENTILES + 1));
+
+	f->compat = take_int(in);
+	f->transaction_type = take_str(in, 1024);
+	f->partition_method = take_bool(in) ? NULL : take_str(in, 64);
+	f->query_mode = take_str(in, 64);
+	f->scale = take_int(in);
+	f->partitions = take_int(in);
+	f->nclients = take_int(in);
+	f->nthreads = take_int(in);
+	f->max_tries = (uint32_t) take(in, 4);
+	f->nxacts = take_i64(in);
+	f->duration = take_int(in);
+	f->rate = take_double(in);
+	f->throttled = take_bool(in);
+	f->latency_limit_ms = take_double(in);
+	f->latency_limited = take_bool(in);
+	f->connect_each = take_bool(in);
+	f->failures_detailed = take_bool(in);
+	f->per_command = take_bool(in);
+	f->server_version = take_bool(in) ? NULL : take_str(in, 256);
+	f->aborted = take_bool(in);
+	/* --percentiles: distinct numbers 0 .. 100 */
+	for (int i = 0; i < n; i++)
+	{
+		double		p = fabs(fmod(take_finite(in), 100.000001));
+		bool		kept = false;
+
+		for (int j = 0; j < f->npercentiles; j++)
+			kept = kept || f->percentiles[j] == p;
+		if (!kept && p <= 100.0)
+			f->percentiles[f->npercentiles++] = p;
+	}
+	st->cfg.npercentiles = f->npercentiles;
+	memcpy(st->cfg.percentiles, f->percentiles, sizeof(f->percentiles));
+	figures_report_percentiles(f, &st->cfg);
+}
+
+static void
+take_run(fr_in *in, fr_store *st)
+{
+	report_figures *f = &st->f;
+
+	f->duration_s = take_measured(in);
+	f->tps = take_measured(in);
+	take_counts(in, &f->counts);
+	f->expected = take_i64(in);
+	f->late = take_i64(in);
+	f->latency_average_ms = take_measured(in);
+	take_latency(in, f, &f->latency);
+	f->lag_average_ms = take_measured(in);
+	f->lag_max_ms = take_measured(in);
+	f->lag_count = take_i64(in);
+	f->initial_connection_ms = take_measured(in);
+	f->average_connection_ms = take_measured(in);
+	f->nscripts = 1 + (int) (take(in, 1) % FR_MAX_SCRIPTS);
+	f->scripts = st->scripts;
+	for (int i = 0; i < f->nscripts; i++)
+		take_script(in, st, i);
+}
+
+static void
+take_point(fr_in *in, figures_point *p, series_point *raw)
+{
+	p->t_s = take_measured(in);
+	p->interval_s = take_measured(in);
+	p->tps = take_measured(in);
+	p->processed = take_i64(in);
+	p->failures = take_i64(in);
+	p->retries = take_i64(in);
+	p->skipped = take_i64(in);
+	p->latency_avg_ms = take_measured(in);
+	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
+		p->latency_ms[k] = take_measured(in);
+	p->latency_max_ms = take_measured(in);
+	p->lag_avg_ms = take_measured(in);
+	p->lag_max_ms = take_measured(in);
+	if (take(in, 1) % 4 == 0)
+		return;
+	p->raw = raw;
+	raw->latency_min = take_i64(in);
+	raw->latency_max = take_i64(in);
+	raw->latency_sum = take_finite(in);
+	raw->lag_sum = take_finite(in);
+	raw->lag_max = take_finite(in);
+	raw->nbuckets = (int) (take(in, 1) % (FR_MAX_BUCKETS + 1));
+	raw->buckets = fr_alloc(in, sizeof(hist_bucket) * (size_t) raw->nbuckets);
+	for (int i = 0; i < raw->nbuckets; i++)
+	{
+		raw->buckets[i].index = take_int(in);
+		raw->buckets[i].count = take_i64(in);
+	}
+}
+
+static void
+take_abort(fr_in *in, series_abort *a)
+{
+	client_failure *cf = &a->failure;
+
+	a->at = take_i64(in);
+	cf->kind = (failure_kind) (take(in, 1) % (FAILURE_PLAIN + 1));
+	cf->client = take_int(in);
+	cf->script = take_int(in);
+	cf->command = take_int(in);
+	cf->query = take_int(in);
+	take_into(in, cf->what, sizeof(cf->what));
+	take_into(in, cf->sqlstate, sizeof(cf->sqlstate));
+	cf->ncauses = (int) (take(in, 1) % (FAILURE_MAX_CAUSES + 1));
+	for (int i = 0; i < cf->ncauses; i++)
+		take_into(in, cf->causes[i], sizeof(cf->causes[i]));
+	take_into(in, cf->message, sizeof(cf->message));
+}
+
+/* The report files' extras: metadata, series, aborts, fleet. */
+static void
+take_extra(fr_in *in, fr_store *st)
+{
+	figures_extra *e = &st->f.extra;
+
+	take_into(in, e->start_iso, sizeof(e->start_iso));
+	take_into(in, e->end_iso, sizeof(e->end_iso));
+	e->start_epoch_s = take_measured(in);
+	e->end_epoch_s = take_measured(in);
+	e->argc = (int) (take(in, 1) % (FR_MAX_ARGS + 1));
+	e->argv = st->argv;
+	for (int i = 0; i < e->argc; i++)
+		e->argv[i] = take_str(in, 4096);
+	if (take_bool(in))
+	{
+		take_into(in, st->target.host, sizeof(st->target.host));
+		take_into(in, st->target.port, sizeof(st->target.port));
+		take_into(in, st->target.dbname, sizeof(st->target.dbname));
+		e->target = &st->target;
+	}
+	e->random_seed = take(in, 8);
+	e->interval_s = take_bool(in) ? 0.0 : take_finite(in);
+	e->series_incomplete = take_bool(in);
+	e->npoints = (int) (take(in, 1) % (FR_MAX_POINTS + 1));
+	e->points = st->points;
+	for (int i = 0; i < e->npoints; i++)
+		take_point(in, &st->points[i], &st->raw[i]);
+	e->naborts = (int) (take(in, 1) % (FR_MAX_ABORTS + 1));
+	e->aborts = st->abort_list;
+	for (int i = 0; i < e->naborts; i++)
+	{
+		take_abort(in, &st->aborts[i]);
+		st->abort_list[i] = &st->aborts[i];
+	}
+	e->latency_hist = take_hist(in, st);
+	e->latency_sum_us = take_finite(in);
+	e->latency_sum2_us = take_finite(in);
+	if (take_bool(in))
+	{
+		take_into(in, st->rendezvous.group, sizeof(st->rendezvous.group));
+		st->rendezvous.size = take_int(in);
+		st->rendezvous.member = take_int(in);
+		st->rendezvous.start_server_us = take_i64(in);
+		st->rendezvous.clock_offset_us = take_i64(in);
+		st->rendezvous.clock_rtt_us = take_i64(in);
+		e->rendezvous = &st->rendezvous;
+	}
+	e->instances = take_int(in);
+	e->progress_s = take_int(in);
+	e->start_epoch_us = take_i64(in);
+	e->conn_elapsed_us = take_i64(in);
+	e->bench_duration_us = take_i64(in);
+	e->conn_duration_us = take_i64(in);
+	e->lag_sum_us = take_finite(in);
+}
+
+/* ---- the writers ---------------------------------------------------------- */
+
+/*
+ * The JSON document of f (NULL: none) and end, checked: its text (malloc)
+ * and its tree (*doc).
+ */
+static char *
+write_json(const report_figures *f, const report_ending *end, size_t *len, json_doc *doc)
+{
+	char	   *text = NULL;
+	FILE	   *mem = open_memstream(&text, len);
+	bool		ok;
+	char		err[256];
+
+	if (mem == NULL)
+		fr_fail("open_memstream failed");
+	ok = report_json_write_ending(mem, f, end);
+	if (fclose(mem) != 0 || !ok)
+		fr_fail("report_json_write_ending failed");
+	if (!utf8_valid(text, *len))
+		fr_fail("the JSON document is not valid UTF-8");
+	if (!json_parse(text, *len, doc, err, sizeof(err)))
+		fr_fail("the JSON document does not parse: %s", err);
+	fr_check_report(&doc->root, f, end);
+	return text;
+}
+
+/*
+ * The page of f must embed the document json: the text of its report-data
+ * element, which the browser ends at the first "</script" (any case),
+ * holds no '<' at all, so it ends at the first '<', where "</script" must
+ * be.  The rest of the page is the same for every input.
+ */
+static void
+check_html(const report_figures *f, const json_doc *json)
+{
+	static const char open_tag[] = "<script type=\"application/json\" id=\"report-data\">";
+	char	   *page = NULL;
+	size_t		len = 0;
+	FILE	   *out = open_memstream(&page, &len);
+	const char *data,
+			   *close;
+	json_doc	from_page;
+	char		err[256];
+
+	if (out == NULL || !report_html_finish(&out, "page.html", f))
+		fr_fail("report_html_finish failed");
+	data = memmem(page, len, open_tag, strlen(open_tag));
+	if (data == NULL)
+		fr_fail("the page has no report-data element");
+	data += strlen(open_tag);
+	close = memchr(data, '<', len - (size_t) (data - page));
+	if (close == NULL || strncasecmp(close, "</script>", 9) != 0)
+		fr_fail("the report-data element holds '<' (\"%.20s\")", close != NULL ? close : "");
+	if (!utf8_valid(data, (size_t) (close - data)))
+		fr_fail("the embedded data is not valid UTF-8");
+	if (memmem(data, (size_t) (close - data), "\xe2\x80\xa8", 3) != NULL ||
+		memmem(data, (size_t) (close - data), "\xe2\x80\xa9", 3) != NULL)
+		fr_fail("the embedded data holds a raw U+2028 or U+2029");
+	if (!json_parse(data, (size_t) (close - data), &from_page, err, sizeof(err)))
+		fr_fail("the embedded data does not parse: %s", err);
+	if (!json_equal(&from_page.root, &json->root))
+		fr_fail("the embedded data differs from the JSON document");
+	json_doc_free(&from_page);
+	free(page);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static fr_store st;
+	fr_in		in = {.p = data, .q = data + size};
+	report_ending end = {.outcome = REPORT_COMPLETED};
+	uint64_t	mode = take(&in, 1);
+	json_doc	doc;
+	size_t		len;
+
+	memset(&st, 0, sizeof(st));
+	if (mode % 8 == 0)
+	{
+		/* nothing ran: the versions and the outcome alone */
+		end.outcome = take_bool(&in) ? REPORT_FAILED_TO_START : REPORT_INTERRUPTED;
+		end.signal = take_str(&in, 64);
+		end.server_version = take_bool(&in) ? NULL : take_str(&in, 256);
+		free(write_json(NULL, &end, &len, &doc));
+	}
+	else
+	{
+		take_settings(&in, &st);
+		take_run(&in, &st);
+		take_extra(&in, &st);
+		end.outcome = st.f.aborted ? REPORT_ABORTED : REPORT_COMPLETED;
+		if (mode % 8 == 1)
+		{
+			end.outcome = REPORT_INTERRUPTED;
+			end.signal = take_str(&in, 64);
+		}
+		free(write_json(&st.f, &end, &len, &doc));
+		if (end.outcome != REPORT_INTERRUPTED)
+			check_html(&st.f, &doc);
+	}
+	json_doc_free(&doc);
+	for (int i = 0; i < in.nowned; i++)
+		free(in.owned[i]);
+	return 0;
+}

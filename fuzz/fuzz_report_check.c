@@ -1,0 +1,591 @@
+/*
+ * fuzz_report_check.c — fr_check_report (fuzz_report.h): the document the
+ * JSON writer wrote, read back with our reader, against the figures it
+ * was written from, member by member in the order of doc/report-json.md.
+ *
+ * What each kind of value must read back as:
+ * - a string: the C string with each ill-formed UTF-8 subpart replaced
+ *   by U+FFFD (utf8_sanitize), byte for byte;
+ * - an integer: exactly, int64 or (the random seed) uint64;
+ * - a setting (put_setting) or an exact sum (put_exact): the same double,
+ *   bit for bit but for the sign of zero;
+ * - a measured figure (put_num, six decimals): within half a unit of the
+ *   sixth decimal, plus the reading's own rounding;
+ * - a non-finite double: null;
+ * - a percentile's member name: "p" and a number that reads back as the
+ *   percentile exactly (and so no two names alike).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_report.h"
+#include "pgbench/utf8.h"
+
+/* A value of the document and its path, for the messages. */
+typedef struct chk
+{
+	const json_value *v;
+	char		path[192];
+} chk;
+
+/* Member key of c (key NULL: c's value itself); missing: fail. */
+static const json_value *
+at(const chk *c, const char *key)
+{
+	const json_value *v = key != NULL ? json_get(c->v, key) : c->v;
+
+	if (v == NULL)
+		fr_fail("%s.%s: missing", c->path, key);
+	return v;
+}
+
+static chk
+sub(const chk *c, const char *key, json_kind kind)
+{
+	chk			s = {.v = at(c, key)};
+
+	snprintf(s.path, sizeof(s.path), "%s.%s", c->path, key);
+	if (s.v->kind != kind)
+		fr_fail("%s: found %s", s.path, json_kind_name(s.v));
+	return s;
+}
+
+/* Item i of the array c, which must have n items. */
+static chk
+item(const chk *c, int i, int n)
+{
+	chk			s = {.v = json_at(c->v, i)};
+
+	if (c->v->kind != JSON_ARRAY || c->v->n != n)
+		fr_fail("%s: expected %d items, found %s of %d", c->path, n, json_kind_name(c->v), c->v->n);
+	snprintf(s.path, sizeof(s.path), "%s[%d]", c->path, i);
+	return s;
+}
+
+static void
+want_null(const chk *c, const char *key)
+{
+	if (at(c, key)->kind != JSON_NULL)
+		fr_fail("%s.%s: expected null, found %s", c->path, key ? key : "", json_kind_name(at(c, key)));
+}
+
+static void
+want_bool(const chk *c, const char *key, bool x)
+{
+	const json_value *v = at(c, key);
+
+	if (v->kind != JSON_BOOL || v->boolean != x)
+		fr_fail("%s.%s: expected %s", c->path, key, x ? "true" : "false");
+}
+
+static void
+want_int(const chk *c, const char *key, int64_t x)
+{
+	const json_value *v = at(c, key);
+
+	if (v->kind != JSON_NUMBER || v->number != JSON_INT64 || v->u.integer != x)
+		fr_fail("%s.%s: expected %" PRId64 ", found %s %.17g", c->path, key ? key : "", x,
+				json_kind_name(v), json_num(v));
+}
+
+static void
+want_uint(const chk *c, const char *key, uint64_t x)
+{
+	const json_value *v = at(c, key);
+
+	if (x <= INT64_MAX)
+		want_int(c, key, (int64_t) x);
+	else if (v->kind != JSON_NUMBER || v->number != JSON_UINT64 || v->u.uinteger != x)
+		fr_fail("%s.%s: expected %" PRIu64, c->path, key, x);
+}
+
+/* A double: null when x is not finite, else within tol of x. */
+static void
+want_double(const chk *c, const char *key, double x, double tol)
+{
+	const json_value *v = at(c, key);
+
+	if (!isfinite(x))
+		want_null(c, key);
+	else if (v->kind != JSON_NUMBER || !(fabs(json_num(v) - x) <= tol))
+		fr_fail("%s.%s: expected %.17g, found %s %.17g", c->path, key ? key : "", x,
+				json_kind_name(v), json_num(v));
+}
+
+/* A setting or an exact sum: the same double. */
+static void
+want_exact(const chk *c, const char *key, double x)
+{
+	want_double(c, key, x, 0.0);
+}
+
+/* A measured figure: six decimals. */
+static void
+want_num(const chk *c, const char *key, double x)
+{
+	want_double(c, key, x, 5e-7 + fabs(x) * DBL_EPSILON);
+}
+
+/* A string as the writer must make it valid UTF-8; s NULL: null. */
+static void
+want_str(const chk *c, const char *key, const char *s)
+{
+	const json_value *v = at(c, key);
+	size_t		n;
+	char	   *clean;
+
+	if (s == NULL)
+	{
+		want_null(c, key);
+		return;
+	}
+	n = strlen(s);
+	clean = malloc(UTF8_SANITIZED_SIZE(n));
+	if (clean == NULL)
+		fr_fail("out of memory");
+	n = utf8_sanitize(clean, s, n);
+	if (v->kind != JSON_STRING || (size_t) v->n != n || memcmp(v->u.string, clean, n) != 0)
+		fr_fail("%s.%s: the string of %zu bytes (%zu sanitized) reads back as %s of %d bytes",
+				c->path, key ? key : "", strlen(s), n, json_kind_name(v), v->n);
+	free(clean);
+}
+
+/* A text that is written as null when empty (not known). */
+static const char *
+known(const char *s)
+{
+	return s[0] != '\0' ? s : NULL;
+}
+
+/* Member key: false when it must be null (!present), else its object in *s. */
+static bool
+object_or_null(const chk *c, const char *key, bool present, chk *s)
+{
+	if (!present)
+		want_null(c, key);
+	else
+		*s = sub(c, key, JSON_OBJECT);
+	return present;
+}
+
+/* ---- the parts ------------------------------------------------------------ */
+
+/* "percentiles": n members, "p<at[i]>": ms[i] (none unless has). */
+static void
+want_percentiles(const chk *c, bool has, int n, const double *at_pct, const double *ms)
+{
+	chk			p = sub(c, "percentiles", JSON_OBJECT);
+
+	if (p.v->n != (has ? n : 0))
+		fr_fail("%s: %d members, expected %d", p.path, p.v->n, has ? n : 0);
+	for (int i = 0; i < p.v->n; i++)
+	{
+		const char *name = json_member_name(p.v, i);
+		char	   *end;
+
+		if (name[0] != 'p' || strtod(name + 1, &end) != at_pct[i] || *end != '\0')
+			fr_fail("%s: member %d is \"%s\" for percentile %.17g", p.path, i, name, at_pct[i]);
+		want_num(&p, name, ms[i]);
+	}
+}
+
+static void
+want_series(const chk *c, const figures_series *s)
+{
+	static const char *const names[] = {"average", "stddev", "min", "max"};
+	const double v[] = {s->average, s->stddev, s->min, s->max};
+
+	want_int(c, "count", s->count);
+	for (int i = 0; i < 4; i++)
+		want_num(c, names[i], v[i]);
+}
+
+static void
+want_latency(const chk *c, const report_figures *f, const figures_latency *fl)
+{
+	chk			l = sub(c, "latency_ms", JSON_OBJECT);
+
+	want_series(&l, &fl->series);
+	want_percentiles(&l, fl->has_percentiles, f->nreport_percentiles, f->report_percentiles,
+					 fl->report_ms);
+}
+
+static void
+want_counts(const chk *c, const figures_counts *fc)
+{
+#define WANT_COUNTER(field, json_name, kind) want_int(c, json_name, fc->field);
+	STATS_COUNTERS(WANT_COUNTER)
+#undef WANT_COUNTER
+	want_int(c, "failed", fc->failed);
+	want_int(c, "total", fc->total);
+}
+
+/* "latency_histogram": h (null when NULL), its non-empty buckets. */
+static void
+want_hist(const chk *c, const hist *h, double sum, double sum2)
+{
+	chk			hc,
+				b;
+	int			n = 0,
+				k = 0;
+
+	if (!object_or_null(c, "latency_histogram", h != NULL, &hc))
+		return;
+	want_str(&hc, "layout", "log-linear");
+	want_int(&hc, "sub_bucket_bits", HIST_SUB_BITS);
+	want_int(&hc, "highest_us", h->highest);
+	want_int(&hc, "count", h->count);
+	want_int(&hc, "clamped", h->clamped);
+	want_int(&hc, "min_us", h->min);
+	want_int(&hc, "max_us", h->max);
+	want_exact(&hc, "sum_us", h->sum);
+	want_exact(&hc, "latency_sum_us", sum);
+	want_exact(&hc, "latency_sum_squares_us", sum2);
+	b = sub(&hc, "buckets", JSON_ARRAY);
+	for (int i = 0; i < h->nbuckets; i++)
+		n += h->counts[i] != 0;
+	for (int i = 0; i < h->nbuckets; i++)
+	{
+		chk			pair;
+
+		if (h->counts[i] == 0)
+			continue;
+		pair = item(&b, k++, n);
+		want_int(&(chk) {.v = item(&pair, 0, 2).v}, NULL, i);
+		want_int(&(chk) {.v = item(&pair, 1, 2).v}, NULL, h->counts[i]);
+	}
+	if (n == 0 && b.v->n != 0)
+		fr_fail("%s: items of an empty histogram", b.path);
+}
+
+static void
+want_commands(const chk *c, const report_figures *f, const figures_script *fs)
+{
+	chk			list;
+
+	if (!f->per_command)
+	{
+		want_null(c, "commands");
+		return;
+	}
+	list = sub(c, "commands", JSON_ARRAY);
+	if (list.v->n != fs->ncommands)
+		fr_fail("%s: %d items, expected %d", list.path, list.v->n, fs->ncommands);
+	for (int j = 0; j < fs->ncommands; j++)
+	{
+		const figures_command *fc = &fs->commands[j];
+		chk			cc = item(&list, j, fs->ncommands),
+					lat = sub(&cc, "latency_ms", JSON_OBJECT);
+
+		want_int(&cc, "number", j);
+		want_str(&cc, "line", fc->line);
+		want_series(&lat, &fc->latency);
+		want_percentiles(&lat, fc->percentiles.has_percentiles, f->nreport_percentiles,
+						 f->report_percentiles, fc->percentiles.report_ms);
+		want_int(&cc, "failures", fc->failures);
+		want_int(&cc, "retries", fc->retries);
+		want_hist(&cc, fc->hist, fc->latency_sum_us, fc->latency_sum2_us);
+	}
+}
+
+static void
+want_scripts(const chk *c, const report_figures *f)
+{
+	chk			list = sub(c, "scripts", JSON_ARRAY);
+
+	for (int i = 0; i < f->nscripts; i++)
+	{
+		const figures_script *fs = &f->scripts[i];
+		chk			s = item(&list, i, f->nscripts),
+					tx = sub(&s, "transactions", JSON_OBJECT);
+
+		want_int(&s, "number", i + 1);
+		want_str(&s, "name", fs->name);
+		want_int(&s, "weight", fs->weight);
+		want_num(&s, "weight_pct", fs->weight_pct);
+		want_counts(&tx, &fs->counts);
+		want_num(&s, "processed_pct", fs->processed_pct);
+		want_num(&s, "tps", fs->tps);
+		want_latency(&s, f, &fs->latency);
+		want_commands(&s, f, fs);
+		want_hist(&s, fs->hist, fs->latency_sum_us, fs->latency_sum2_us);
+	}
+}
+
+static void
+want_settings(const chk *c, const report_figures *f)
+{
+	chk			s = sub(c, "settings", JSON_OBJECT),
+				pct = sub(&s, "percentiles", JSON_ARRAY);
+
+	want_str(&s, "transaction_type", f->transaction_type);
+	want_int(&s, "scaling_factor", f->scale);
+	want_str(&s, "partition_method", f->partition_method);
+	want_int(&s, "partitions", f->partitions);
+	want_str(&s, "query_mode", f->query_mode);
+	want_int(&s, "clients", f->nclients);
+	want_int(&s, "threads", f->nthreads);
+	want_int(&s, "max_tries", f->max_tries);
+	want_int(&s, f->duration <= 0 ? "transactions_per_client" : "duration_s",
+			 f->duration <= 0 ? f->nxacts : f->duration);
+	want_null(&s, f->duration <= 0 ? "duration_s" : "transactions_per_client");
+	want_exact(&s, "rate_tps", f->rate > 0 ? f->rate : NAN);
+	want_exact(&s, "latency_limit_ms", f->latency_limited ? f->latency_limit_ms : NAN);
+	want_bool(&s, "connect_each", f->connect_each);
+	want_bool(&s, "failures_detailed", f->failures_detailed);
+	for (int i = 0; i < f->npercentiles; i++)
+		want_exact(&(chk) {.v = item(&pct, i, f->npercentiles).v}, NULL, f->percentiles[i]);
+	want_uint(&s, "random_seed", f->extra.random_seed);
+}
+
+/* The run's figures, from "aborted" to "scripts". */
+static void
+want_figures(const chk *c, const report_figures *f)
+{
+	chk			tx = sub(c, "transactions", JSON_OBJECT),
+				lag;
+
+	want_bool(c, "aborted", f->aborted);
+	want_num(c, "duration_s", f->duration_s);
+	want_num(c, "tps", f->tps);
+	want_num(c, "initial_connection_ms", f->connect_each ? NAN : f->initial_connection_ms);
+	want_num(c, "average_connection_ms", f->connect_each ? f->average_connection_ms : NAN);
+	want_counts(&tx, &f->counts);
+	if (f->duration <= 0)
+		want_int(&tx, "expected", f->expected);
+	else
+		want_null(&tx, "expected");
+	if (f->latency_limited)
+		want_int(&tx, "late", f->late);
+	else
+		want_null(&tx, "late");
+	want_num(c, "latency_average_ms", f->latency_average_ms);
+	want_latency(c, f, &f->latency);
+	if (object_or_null(c, "lag_ms", f->throttled, &lag))
+	{
+		want_num(&lag, "average", f->lag_average_ms);
+		want_num(&lag, "max", f->lag_count > 0 ? f->lag_max_ms : NAN);
+	}
+	want_scripts(c, f);
+}
+
+/* ---- the extras ----------------------------------------------------------- */
+
+/* A text as the writer puts a server message: without its final newlines. */
+static void
+want_line(const chk *c, const char *key, const char *text)
+{
+	size_t		len = strlen(text);
+	char	   *copy;
+
+	while (len > 0 && text[len - 1] == '\n')
+		len--;
+	copy = strndup(text, len);
+	if (copy == NULL)
+		fr_fail("out of memory");
+	want_str(c, key, copy);
+	free(copy);
+}
+
+static void
+want_index(const chk *c, const char *key, bool shown, int v)
+{
+	if (shown && v >= 0)
+		want_int(c, key, v);
+	else
+		want_null(c, key);
+}
+
+static void
+want_abort(const chk *c, const series_abort *a)
+{
+	const client_failure *cf = &a->failure;
+	bool		positioned = cf->kind == FAILURE_COMMAND || cf->kind == FAILURE_SQL ||
+		cf->kind == FAILURE_RESULT || cf->kind == FAILURE_NO_RESULTS;
+	chk			causes = sub(c, "causes", JSON_ARRAY);
+	char		line[FAILURE_TEXT_MAX + 256];
+
+	failure_format(cf, line, sizeof(line));
+	want_int(c, "client", cf->client);
+	want_num(c, "at_s", 0.000001 * (double) a->at);
+	want_str(c, "kind", failure_kind_name(cf->kind));
+	want_index(c, "script", positioned, cf->script);
+	want_index(c, "command", positioned, cf->command);
+	want_index(c, "query", cf->kind == FAILURE_SQL || cf->kind == FAILURE_RESULT, cf->query);
+	want_str(c, "sqlstate", known(cf->sqlstate));
+	for (int i = 0; i < cf->ncauses; i++)
+		want_str(&(chk) {.v = item(&causes, i, cf->ncauses).v}, NULL, cf->causes[i]);
+	if (cf->ncauses == 0 && causes.v->n != 0)
+		fr_fail("%s: causes that were not given", causes.path);
+	want_line(c, "message", cf->message);
+	want_line(c, "line", line);
+}
+
+static void
+want_meta(const chk *c, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+	chk			argv = sub(c, "command_line", JSON_ARRAY),
+				aborts = sub(c, "aborted_clients", JSON_ARRAY),
+				t;
+
+	want_int(c, "compat", f->compat);
+	for (int i = 0; i < e->argc; i++)
+		want_str(&(chk) {.v = item(&argv, i, e->argc).v}, NULL, e->argv[i]);
+	if (e->argc == 0 && argv.v->n != 0)
+		fr_fail("%s: arguments that were not given", argv.path);
+	want_str(c, "start_time", known(e->start_iso));
+	want_num(c, "start_epoch_s", e->start_iso[0] != '\0' ? e->start_epoch_s : NAN);
+	want_str(c, "end_time", known(e->end_iso));
+	want_num(c, "end_epoch_s", e->end_iso[0] != '\0' ? e->end_epoch_s : NAN);
+	if (object_or_null(c, "connection", e->target != NULL, &t))
+	{
+		want_str(&t, "host", known(e->target->host));
+		want_str(&t, "port", known(e->target->port));
+		want_str(&t, "database", known(e->target->dbname));
+	}
+	for (int i = 0; i < e->naborts; i++)
+	{
+		chk			a = item(&aborts, i, e->naborts);
+
+		want_abort(&a, e->aborts[i]);
+	}
+	if (e->naborts == 0 && aborts.v->n != 0)
+		fr_fail("%s: aborts that were not given", aborts.path);
+}
+
+/* A point's histogram and exact sums (null for an empty interval). */
+static void
+want_point_hist(const chk *c, const series_point *sp)
+{
+	chk			h,
+				b;
+
+	if (!object_or_null(c, "histogram", sp != NULL, &h))
+		return;
+	b = sub(&h, "buckets", JSON_ARRAY);
+	want_int(&h, "min_us", sp->latency_min);
+	want_int(&h, "max_us", sp->latency_max);
+	want_exact(&h, "latency_sum_us", sp->latency_sum);
+	want_exact(&h, "lag_sum_us", sp->lag_sum);
+	want_exact(&h, "lag_max_us", sp->lag_max);
+	for (int i = 0; i < sp->nbuckets; i++)
+	{
+		chk			pair = item(&b, i, sp->nbuckets);
+
+		want_int(&(chk) {.v = item(&pair, 0, 2).v}, NULL, sp->buckets[i].index);
+		want_int(&(chk) {.v = item(&pair, 1, 2).v}, NULL, sp->buckets[i].count);
+	}
+	if (sp->nbuckets == 0 && b.v->n != 0)
+		fr_fail("%s: buckets that were not given", b.path);
+}
+
+static void
+want_point(const chk *c, const figures_point *p, bool throttled)
+{
+	static const double at_pct[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
+	chk			lat = sub(c, "latency_ms", JSON_OBJECT),
+				lag;
+
+	want_num(c, "t_s", p->t_s);
+	want_num(c, "interval_s", p->interval_s);
+	want_num(c, "tps", p->tps);
+	want_int(c, "processed", p->processed);
+	want_int(c, "failures", p->failures);
+	want_int(c, "retries", p->retries);
+	want_int(c, "skipped", p->skipped);
+	want_num(&lat, "average", p->latency_avg_ms);
+	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
+	{
+		const char *name = json_member_name(lat.v, 1 + k);
+
+		if (name == NULL || name[0] != 'p' || strtod(name + 1, NULL) != at_pct[k])
+			fr_fail("%s: member %d is not percentile %g", lat.path, 1 + k, at_pct[k]);
+		want_num(&lat, name, p->latency_ms[k]);
+	}
+	want_num(&lat, "max", p->latency_max_ms);
+	if (object_or_null(c, "lag_ms", throttled, &lag))
+	{
+		want_num(&lag, "average", p->lag_avg_ms);
+		want_num(&lag, "max", p->lag_max_ms);
+	}
+	want_point_hist(c, p->raw);
+}
+
+static void
+want_extra(const chk *c, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+	chk			m = sub(c, "merge", JSON_OBJECT),
+				s,
+				rv;
+
+	if (object_or_null(c, "series", e->interval_s > 0, &s))
+	{
+		chk			points = sub(&s, "points", JSON_ARRAY);
+
+		want_exact(&s, "interval_s", e->interval_s);
+		want_bool(&s, "incomplete", e->series_incomplete);
+		for (int i = 0; i < e->npoints; i++)
+		{
+			chk			p = item(&points, i, e->npoints);
+
+			want_point(&p, &e->points[i], f->throttled);
+		}
+		if (e->npoints == 0 && points.v->n != 0)
+			fr_fail("%s: points that were not given", points.path);
+	}
+	want_hist(c, e->latency_hist, e->latency_sum_us, e->latency_sum2_us);
+	if (object_or_null(c, "rendezvous", e->rendezvous != NULL, &rv))
+	{
+		want_str(&rv, "group", e->rendezvous->group);
+		want_int(&rv, "size", e->rendezvous->size);
+		want_int(&rv, "member", e->rendezvous->member);
+		want_int(&rv, "start_server_epoch_us", e->rendezvous->start_server_us);
+		want_int(&rv, "clock_offset_us", e->rendezvous->clock_offset_us);
+		want_int(&rv, "clock_rtt_us", e->rendezvous->clock_rtt_us);
+	}
+	want_int(&m, "instances", e->instances);
+	if (e->progress_s > 0)
+		want_int(&m, "progress_s", e->progress_s);
+	else
+		want_null(&m, "progress_s");
+	want_int(&m, "start_epoch_us", e->start_epoch_us);
+	want_int(&m, "conn_elapsed_us", e->conn_elapsed_us);
+	want_int(&m, "bench_duration_us", e->bench_duration_us);
+	want_int(&m, "conn_duration_us", e->conn_duration_us);
+	want_exact(&m, "lag_sum_us", e->lag_sum_us);
+}
+
+void
+fr_check_report(const json_value *root, const report_figures *f, const report_ending *end)
+{
+	static const char *const outcomes[] = {
+		[REPORT_COMPLETED] = "completed",
+		[REPORT_ABORTED] = "aborted",
+		[REPORT_INTERRUPTED] = "interrupted",
+		[REPORT_FAILED_TO_START] = "failed-to-start",
+	};
+	chk			c = {.v = root, .path = "$"};
+
+	if (root->kind != JSON_OBJECT)
+		fr_fail("the document is %s", json_kind_name(root));
+	want_int(&c, "schema_version", REPORT_JSON_SCHEMA_VERSION);
+	want_str(&c, "pgbench_version", PGBENCH_VERSION);
+	want_str(&c, "server_version", f != NULL ? f->server_version : end->server_version);
+	want_str(&c, "outcome", outcomes[end->outcome]);
+	if (end->outcome == REPORT_INTERRUPTED)
+		want_str(&c, "signal", end->signal);
+	if (f == NULL)
+	{
+		if (root->n != 4 + (end->outcome == REPORT_INTERRUPTED))
+			fr_fail("$: %d members without figures", root->n);
+		return;
+	}
+	want_meta(&c, f);
+	want_settings(&c, f);
+	want_figures(&c, f);
+	want_extra(&c, f);
+}
