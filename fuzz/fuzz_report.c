@@ -1,7 +1,7 @@
 /*
  * fuzz_report.c — libFuzzer target for the report writers: the JSON
  * document of --report-json (report_json_write, report_json_write_ending)
- * and the page of --report-html (report_html_finish), round trip.
+ * and the page of --report-html (report_html_finish_ending), round trip.
  *
  * The input becomes a report_figures as figures_compute leaves it after a
  * run: its strings (file names, SQL lines, the command line, server and
@@ -431,9 +431,9 @@ take_abort(fr_in *in, series_abort *a)
 	take_into(in, cf->message, sizeof(cf->message));
 }
 
-/* The report files' extras: metadata, series, aborts, fleet. */
+/* The metadata: times, command line, connection (also a run that never began). */
 static void
-take_extra(fr_in *in, fr_store *st)
+take_meta(fr_in *in, fr_store *st)
 {
 	figures_extra *e = &st->f.extra;
 
@@ -452,6 +452,16 @@ take_extra(fr_in *in, fr_store *st)
 		take_into(in, st->target.dbname, sizeof(st->target.dbname));
 		e->target = &st->target;
 	}
+	e->run_id = take_bool(in) ? NULL : take_str(in, 64);
+}
+
+/* The report files' extras: metadata, series, aborts, fleet. */
+static void
+take_extra(fr_in *in, fr_store *st)
+{
+	figures_extra *e = &st->f.extra;
+
+	take_meta(in, st);
 	e->random_seed = take(in, 8);
 	e->interval_s = take_bool(in) ? 0.0 : take_finite(in);
 	e->series_incomplete = take_bool(in);
@@ -522,7 +532,7 @@ write_json(const report_figures *f, const report_ending *end, size_t *len, json_
  * be.  The rest of the page is the same for every input.
  */
 static void
-check_html(const report_figures *f, const json_doc *json)
+check_html(const report_figures *f, const report_ending *end, const json_doc *json)
 {
 	static const char open_tag[] = "<script type=\"application/json\" id=\"report-data\">";
 	char	   *page = NULL;
@@ -533,8 +543,8 @@ check_html(const report_figures *f, const json_doc *json)
 	json_doc	from_page;
 	char		err[256];
 
-	if (out == NULL || !report_html_finish(&out, "page.html", f))
-		fr_fail("report_html_finish failed");
+	if (out == NULL || !report_html_finish_ending(&out, "page.html", f, end))
+		fr_fail("report_html_finish_ending failed");
 	data = memmem(page, len, open_tag, strlen(open_tag));
 	if (data == NULL)
 		fr_fail("the page has no report-data element");
@@ -568,11 +578,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof(st));
 	if (mode % 8 == 0)
 	{
-		/* nothing ran: the versions and the outcome alone */
+		/* nothing ran: versions, outcome, error, command line, times */
 		end.outcome = take_bool(&in) ? REPORT_FAILED_TO_START : REPORT_INTERRUPTED;
 		end.signal = take_str(&in, 64);
 		end.server_version = take_bool(&in) ? NULL : take_str(&in, 256);
+		end.error = take_bool(&in) ? NULL : take_str(&in, 1024);
+		end.compat = (int) take(&in, 1);
+		take_meta(&in, &st);
+		end.run_id = st.f.extra.run_id;
+		end.meta = take_bool(&in) ? NULL : &st.f.extra;
 		free(write_json(NULL, &end, &len, &doc));
+		check_html(NULL, &end, &doc);
 	}
 	else
 	{
@@ -580,14 +596,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		take_run(&in, &st);
 		take_extra(&in, &st);
 		end.outcome = st.f.aborted ? REPORT_ABORTED : REPORT_COMPLETED;
+		if (st.f.aborted && take_bool(&in))
+			end.error = take_str(&in, 1024);
 		if (mode % 8 == 1)
 		{
 			end.outcome = REPORT_INTERRUPTED;
 			end.signal = take_str(&in, 64);
 		}
 		free(write_json(&st.f, &end, &len, &doc));
-		if (end.outcome != REPORT_INTERRUPTED)
-			check_html(&st.f, &doc);
+		check_html(&st.f, &end, &doc);
 	}
 	json_doc_free(&doc);
 	for (int i = 0; i < in.nowned; i++)

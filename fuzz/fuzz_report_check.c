@@ -361,7 +361,8 @@ want_figures(const chk *c, const report_figures *f)
 		want_int(&tx, "late", f->late);
 	else
 		want_null(&tx, "late");
-	want_num(c, "latency_average_ms", f->latency_average_ms);
+	want_num(c, "text_latency_average_ms", f->latency_average_ms);
+	want_bool(c, "text_latency_average_derived", f->latency_average_derived);
 	want_latency(c, f, &f->latency);
 	if (object_or_null(c, "lag_ms", f->throttled, &lag))
 	{
@@ -423,15 +424,14 @@ want_abort(const chk *c, const series_abort *a)
 	want_line(c, "line", line);
 }
 
+/* compat, command line, times, connection: of a run or of one that never began */
 static void
-want_meta(const chk *c, const report_figures *f)
+want_run_meta(const chk *c, int compat, const figures_extra *e)
 {
-	const figures_extra *e = &f->extra;
 	chk			argv = sub(c, "command_line", JSON_ARRAY),
-				aborts = sub(c, "aborted_clients", JSON_ARRAY),
 				t;
 
-	want_int(c, "compat", f->compat);
+	want_int(c, "compat", compat);
 	for (int i = 0; i < e->argc; i++)
 		want_str(&(chk) {.v = item(&argv, i, e->argc).v}, NULL, e->argv[i]);
 	if (e->argc == 0 && argv.v->n != 0)
@@ -446,6 +446,15 @@ want_meta(const chk *c, const report_figures *f)
 		want_str(&t, "port", known(e->target->port));
 		want_str(&t, "database", known(e->target->dbname));
 	}
+}
+
+static void
+want_meta(const chk *c, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+	chk			aborts = sub(c, "aborted_clients", JSON_ARRAY);
+
+	want_run_meta(c, f->compat, e);
 	for (int i = 0; i < e->naborts; i++)
 	{
 		chk			a = item(&aborts, i, e->naborts);
@@ -557,6 +566,8 @@ want_extra(const chk *c, const report_figures *f)
 	want_int(&m, "bench_duration_us", e->bench_duration_us);
 	want_int(&m, "conn_duration_us", e->conn_duration_us);
 	want_exact(&m, "lag_sum_us", e->lag_sum_us);
+	if (e->nsources == 0)
+		want_null(c, "inputs");
 }
 
 void
@@ -569,18 +580,26 @@ fr_check_report(const json_value *root, const report_figures *f, const report_en
 		[REPORT_FAILED_TO_START] = "failed-to-start",
 	};
 	chk			c = {.v = root, .path = "$"};
+	const char *run_id;
 
 	if (root->kind != JSON_OBJECT)
 		fr_fail("the document is %s", json_kind_name(root));
 	want_int(&c, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	want_str(&c, "pgbench_version", PGBENCH_VERSION);
+	run_id = f != NULL ? f->extra.run_id : end->run_id;
+	want_str(&c, "run_id", run_id != NULL && run_id[0] != '\0' ? run_id : NULL);
 	want_str(&c, "server_version", f != NULL ? f->server_version : end->server_version);
 	want_str(&c, "outcome", outcomes[end->outcome]);
 	if (end->outcome == REPORT_INTERRUPTED)
 		want_str(&c, "signal", end->signal);
+	want_str(&c, "error", end->error);
 	if (f == NULL)
 	{
-		if (root->n != 4 + (end->outcome == REPORT_INTERRUPTED))
+		static const figures_extra unknown;
+
+		want_run_meta(&c, end->compat, end->meta != NULL ? end->meta : &unknown);
+		/* versions, run id, outcome, error, and the 7 of the metadata */
+		if (root->n != 13 + (end->outcome == REPORT_INTERRUPTED))
 			fr_fail("$: %d members without figures", root->n);
 		return;
 	}
