@@ -10,6 +10,8 @@ use warnings;
 use IPC::Run qw(run);
 use Test::More;
 use PgbTest;
+use File::Basename ();
+use JSON::PP ();
 
 my $ours = our_pgbench_path();
 my $src = $ENV{PGBENCH_SRC} || die "PGBENCH_SRC is not set (run through meson test)\n";
@@ -179,5 +181,35 @@ for my $var (qw(client_id scale random_seed default_seed))
 	ok((section('CUSTOM SCRIPTS') // '') =~ /^\.TP\n\.B \Q$var\E$/m,
 		"automatic variable $var has an entry");
 }
+
+# The page cites documents by their installed place (@DOCDIR@/NAME, which
+# meson fills in): each must be one the build installs there, and the man
+# page installed must hold no @...@ left and no doc/ path of the tree.
+{
+	my $build = File::Basename::dirname($ours);
+	my $json = `meson introspect --installed "$build" 2>/dev/null`;
+	SKIP:
+	{
+		skip 'meson introspect unavailable', 3 unless $? == 0 && $json =~ /^\{/;
+		my $installed = JSON::PP::decode_json($json);
+		my %dest = map { $_ => 1 } values %$installed;
+		my ($docdir) = map { m{^(.*)/README\.md$} ? $1 : () } values %$installed;
+		my @cited = $man =~ m{\@DOCDIR\@/([\w\\.-]+?)(?=\s|$| \.|\.$)}mg;
+		s/\\-/-/g for @cited;
+		my %seen;
+		my @missing = grep { !$seen{$_}++ && !$dest{"$docdir/$_"} } @cited;
+		ok(@cited >= 3, 'the page cites installed documents (' . scalar(@cited) . ' places)');
+		is("@missing", '', "every document it cites is installed in $docdir");
+		my ($man_dest) = grep { m{/man1/[^/]+\.1$} } values %$installed;
+		my ($man_src) = grep { $installed->{$_} eq $man_dest } keys %$installed;
+		my $page_built = slurp($man_src);
+		ok($page_built !~ /\@\w+\@/ && $page_built !~ /\bdoc\/[\w-]+\.md/,
+			'the installed page has its places filled in and no path of the source tree');
+	}
+}
+
+# --help names no file: only addresses a distributor sets (or none).
+my $help = `"$ours" --help`;
+unlike($help, qr{file://}, '--help names no file:// address');
 
 done_testing();
