@@ -755,6 +755,8 @@ const opt_def options_table[] = {
 		.arg_help = "NAME:N", .help = "start together with the other N-1 instances of group NAME"},
 	{OURS("rendezvous-timeout", REQUIRED, BENCH), INT(rendezvous_timeout, 1, 86400),
 		.arg_help = "SECONDS", .help = "give up the rendezvous after SECONDS (default: 60)"},
+	{OURS("reconnect", NONE, BENCH), BOOL(reconnect),
+		.help = "reconnect a client whose connection is lost, instead of\naborting it"},
 	{OURS("merge-reports", NONE, ANY), BOOL(merge_reports),
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,

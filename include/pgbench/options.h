@@ -90,6 +90,8 @@ typedef struct pgb_options
 	int			rendezvous_size;	/* N */
 	int			rendezvous_timeout; /* --rendezvous-timeout, s (default 60) */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
+	bool		reconnect;		/* --reconnect: clients reconnect after a lost
+								 * connection instead of aborting */
 	int			nmerge_files;	/* their number */
 	char	  **merge_files;	/* into argv, not owned */
 	char	   *rendezvous_storage; /* owned copy behind rendezvous_name */

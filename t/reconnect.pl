@@ -1,0 +1,123 @@
+# reconnect.pl — --reconnect (beyond pgbench) against real servers: a
+# cluster restarted mid-run, a backend terminated, and a failover to a
+# promoted standby through a two-host conninfo.  With --reconnect the run
+# goes on after the outage and reports it (text, JSON, -l); without, the
+# same restart aborts the clients as pgbench does.  Times are bounded
+# generously: a loaded machine only makes outages longer.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use IPC::Run ();
+use JSON::PP;
+use PgbTest;
+use Test::More;
+
+my $node = start_cluster();
+my $dir = tempdir('pgbreconnect_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+chdir $dir or die "cannot chdir to $dir: $!";
+
+sub pg_ctl
+{
+	my ($n, @args) = @_;
+	return $n->_sys("$n->{bindir}/pg_ctl", '-D', $n->{data}, '-l', "$n->{base}/server.log", @args);
+}
+
+my ($rc, $out, $err) = pgbench([ '-i', '-s', '1', '-q' ], env => $node->env);
+is($rc, 0, 'initialized') or diag($err);
+
+# this run's backends busy with their transactions
+sub busy
+{
+	my ($n, $count) = @_;
+	return "select count(*) >= $count from pg_stat_activity where application_name like 'pgbench%' "
+	  . "and backend_type = 'client backend'";
+}
+
+# Start pgbench with $args against $env, wait until $ready holds on $n,
+# run $action, collect: (exit code, stdout, stderr, what $action returned).
+sub run_during
+{
+	my ($n, $env, $args, $ready, $action) = @_;
+	my ($o, $e) = ('', '');
+	local %ENV = (%ENV, %$env);
+	my $h = IPC::Run::start([ PgbTest::our_pgbench_path(), @$args ], '<', \undef, '>', \$o,
+		'2>', \$e, IPC::Run::timeout(180));
+	my $seen = poll_until(sub { $n->psql($ready, allow_fail => 1) eq 't' }, 60);
+	my $did = $seen ? $action->() : undef;
+	my $ended = eval { $h->finish; 1 };
+	$h->kill_kill unless $ended;
+	return ($ended ? $? >> 8 : 'hang', $o, $e, $did);
+}
+
+# The number a text report line gives ("name: N" or "name: N ms").
+sub line_num
+{
+	my ($text, $name) = @_;
+	return $text =~ /^\Q$name\E: ([\d.]+)/m ? $1 : undef;
+}
+
+# ---- a cluster restarted mid-run --------------------------------------------
+
+# -T long enough that the restart (a checkpoint, a start) ends well before
+my @run = ('-n', '-c', '4', '-j', '2', '-T', '10', '--failures-detailed');
+my ($restarted_at);
+($rc, $out, $err, $restarted_at) = run_during($node, $node->env,
+	[ @run, '--reconnect', '-l', '--log-prefix', 'rlog', '--report-json', 'r.json' ],
+	busy($node, 4), sub {
+		sleep 1;
+		pg_ctl($node, '-m', 'fast', '-w', '-t', '120', 'restart');
+		return $node->psql("select extract(epoch from pg_postmaster_start_time())");
+	});
+is($rc, 0, 'restart, --reconnect: exit 0') or diag("$out\n$err");
+ok(defined $restarted_at, 'the server was restarted during the run');
+like($err, qr/^pgbench: warning: client \d+ lost its connection, reconnecting: .+$/m,
+	'a lost connection is told on stderr');
+unlike($err, qr/aborted/, 'no client aborted');
+my $reconnects = line_num($out, 'number of reconnects');
+cmp_ok($reconnects // 0, '>=', 4, 'every client reconnected') or diag($out);
+cmp_ok(line_num($out, 'number of connection losses') // 0, '>=', 4, 'four losses at least');
+my $lost_tx = line_num($out, 'number of connection failures');
+cmp_ok($lost_tx // 0, '>=', 1, 'transactions in flight failed as connection failures');
+cmp_ok(line_num($out, 'number of failed transactions') // 0, '>=', $lost_tx // 1,
+	'they count among the failed transactions');
+cmp_ok(line_num($out, 'downtime window') // 0, '>', 0, 'a downtime window');
+cmp_ok(line_num($out, 'maximum downtime of a client') // 0, '>', 0, 'a client downtime');
+cmp_ok(line_num($out, 'total downtime of clients') // 0, '>=',
+	line_num($out, 'maximum downtime of a client') // 1, 'total >= max');
+cmp_ok(line_num($out, 'total downtime of clients') // 0, '>=',
+	line_num($out, 'downtime window') // 1, 'total >= window');
+my $after = $node->psql("select count(*) from pgbench_history where mtime > pg_postmaster_start_time()");
+cmp_ok($after, '>', 0, "transactions after the restart ($after history rows)");
+
+my $json = decode_json(slurp('r.json'));
+my $r = $json->{reconnect};
+is(ref $r, 'HASH', 'JSON: a reconnect object');
+is($r->{reconnects}, $reconnects, 'JSON: reconnects as the text');
+cmp_ok($r->{losses}, '>=', 4, 'JSON: losses');
+is($r->{failed}, $lost_tx, 'JSON: failed as the text');
+is($json->{transactions}{connection_failures}, $lost_tx, 'JSON: the connection_failures counter');
+cmp_ok($r->{window_ms}, '>', 0, 'JSON: window');
+cmp_ok($r->{downtime_max_ms}, '>', 0, 'JSON: max');
+cmp_ok($r->{downtime_total_ms}, '>=', $r->{downtime_max_ms}, 'JSON: total');
+cmp_ok($r->{first_loss_s}, '>', 0, 'JSON: first loss after the start');
+cmp_ok($r->{last_back_s}, '>', $r->{first_loss_s}, 'JSON: last back after the first loss');
+is($r->{clients_down_at_end}, 0, 'JSON: nobody down at the end');
+
+# -l: the failed transactions say "connection"; successes after the restart
+my @log = map { split /\n/, slurp($_) } glob('rlog.*');
+my @conn = grep { /^\d+ \d+ connection \d+ \d+ \d+$/ } @log;
+is(scalar @conn, $lost_tx, '-l: one "connection" line per connection failure');
+my @later = grep { /^\d+ \d+ (\d+) \d+ (\d+) \d+$/ && $2 > $restarted_at } @log;
+cmp_ok(scalar @later, '>', 0, '-l: successes logged after the restart');
+
+# without --reconnect the same restart aborts the clients, as pgbench does
+($rc, $out, $err) = run_during($node, $node->env, \@run, busy($node, 4), sub {
+		sleep 1;
+		pg_ctl($node, '-m', 'fast', '-w', '-t', '120', 'restart');
+	});
+is($rc, 2, 'restart, no --reconnect: exit 2');
+like($err, qr/^pgbench: error: client \d+ .*aborted/m, 'clients aborted');
+unlike($out, qr/reconnect|downtime|connection failures/, 'no reconnect lines without --reconnect');
+
+done_testing();
