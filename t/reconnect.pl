@@ -70,6 +70,7 @@ my ($restarted_at);
 		return $node->psql("select extract(epoch from pg_postmaster_start_time())");
 	});
 is($rc, 0, 'restart, --reconnect: exit 0') or diag("$out\n$err");
+note($out);
 ok(defined $restarted_at, 'the server was restarted during the run');
 like($err, qr/^pgbench: warning: client \d+ lost its connection, reconnecting: .+$/m,
 	'a lost connection is told on stderr');
@@ -119,5 +120,61 @@ cmp_ok(scalar @later, '>', 0, '-l: successes logged after the restart');
 is($rc, 2, 'restart, no --reconnect: exit 2');
 like($err, qr/^pgbench: error: client \d+ .*aborted/m, 'clients aborted');
 unlike($out, qr/reconnect|downtime|connection failures/, 'no reconnect lines without --reconnect');
+
+# ---- a backend terminated: -t, prepared statements, pipelines -----------------
+
+write_file('slow.sql', "SELECT pg_sleep(0.01);\nSELECT :client_id;\n");
+write_file('pipe.sql', "\\startpipeline\nSELECT pg_sleep(0.01);\nSELECT 1;\n\\endpipeline\n");
+my $terminate = "select count(pg_terminate_backend(pid)) from pg_stat_activity "
+  . "where pid = (select min(pid) from pg_stat_activity where application_name like 'pgbench%' "
+  . "and backend_type = 'client backend')";
+for my $m ([ 'prepared', '-M', 'prepared', '-f', 'slow.sql' ],
+	[ 'pipeline', '-M', 'extended', '-f', 'pipe.sql' ])
+{
+	my ($mode, @margs) = @$m;
+	# 2 x 200 transactions of 10 ms: 2 s at least, time to terminate one
+	my $killed;
+	($rc, $out, $err, $killed) = run_during($node, $node->env,
+		[ '-n', '-c', '2', '-t', '200', '--reconnect', '--failures-detailed', @margs ],
+		busy($node, 2), sub { $node->psql($terminate) });
+	is($rc, 0, "$mode, a backend terminated: exit 0") or diag("$out\n$err");
+	is($killed, 1, "$mode: one backend terminated");
+	my $failed = line_num($out, 'number of connection failures');
+	is($failed, 1, "$mode: the transaction in flight failed");
+	# the failed transaction counts toward -t, as under --max-tries
+	like($out, qr{^number of transactions actually processed: 399/400$}m,
+		"$mode: -t counts the failed transaction");
+	is(line_num($out, 'number of reconnects'), 1, "$mode: one reconnect");
+	is(line_num($out, 'number of connection losses'), 1, "$mode: one loss");
+	unlike($err, qr/error/, "$mode: no error (statements prepared again on the new connection)");
+}
+
+# ---- failover to a promoted standby -------------------------------------------
+
+my $standby = PgbTest::Cluster->standby_of($node);
+is($standby->psql('select pg_is_in_recovery()'), 't', 'the standby is in recovery');
+my $two = "host=$node->{sock},$standby->{sock} port=$node->{port},$standby->{port} "
+  . "dbname=postgres user=postgres target_session_attrs=read-write";
+my $promoted;
+($rc, $out, $err, $promoted) = run_during($node, {},
+	[ '-n', '-c', '4', '-j', '2', '-T', '12', '--reconnect', '--report-json', 'f.json', $two ],
+	busy($node, 4), sub {
+		sleep 1;
+		pg_ctl($node, '-m', 'immediate', '-w', 'stop');
+		pg_ctl($standby, '-w', '-t', '120', 'promote');
+		return $standby->psql("select extract(epoch from now())");
+	});
+is($rc, 0, 'failover: exit 0') or diag("$out\n$err");
+note($out);
+ok(defined $promoted, 'the standby was promoted during the run');
+is($standby->psql('select pg_is_in_recovery()'), 'f', 'the standby is the primary now');
+cmp_ok(line_num($out, 'number of reconnects') // 0, '>=', 4, 'failover: every client reconnected')
+  or diag($out);
+my $since = $standby->psql("select count(*) from pgbench_history h where h.mtime >= "
+	  . "to_timestamp($promoted) - interval '1 s'");
+cmp_ok($since, '>', 0, "failover: transactions on the new primary ($since history rows)");
+$json = decode_json(slurp('f.json'));
+cmp_ok($json->{reconnect}{window_ms}, '>', 0, 'failover: JSON downtime window');
+is($json->{reconnect}{clients_down_at_end}, 0, 'failover: nobody down at the end');
 
 done_testing();
