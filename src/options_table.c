@@ -756,7 +756,7 @@ const opt_def options_table[] = {
 	{OURS("rendezvous-timeout", REQUIRED, BENCH), INT(rendezvous_timeout, 1, 86400),
 		.arg_help = "SECONDS", .help = "give up the rendezvous after SECONDS (default: 60)"},
 	{OURS("reconnect", NONE, BENCH), BOOL(reconnect),
-		.help = "reconnect a client whose connection is lost, instead of\naborting it"},
+		.help = "reconnect a lost connection instead of aborting the client"},
 	{OURS("merge-reports", NONE, ANY), BOOL(merge_reports),
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,

@@ -63,7 +63,8 @@ sub line_num
 my @run = ('-n', '-c', '4', '-j', '2', '-T', '10', '--failures-detailed');
 my ($restarted_at);
 ($rc, $out, $err, $restarted_at) = run_during($node, $node->env,
-	[ @run, '--reconnect', '-l', '--log-prefix', 'rlog', '--report-json', 'r.json' ],
+	[ @run, '--reconnect', '-l', '--log-prefix', 'rlog', '--report-json', 'r.json',
+		'--report-html', 'r.html' ],
 	busy($node, 4), sub {
 		sleep 1;
 		pg_ctl($node, '-m', 'fast', '-w', '-t', '120', 'restart');
@@ -111,6 +112,22 @@ my @conn = grep { /^\d+ \d+ connection \d+ \d+ \d+$/ } @log;
 is(scalar @conn, $lost_tx, '-l: one "connection" line per connection failure');
 my @later = grep { /^\d+ \d+ (\d+) \d+ (\d+) \d+$/ && $2 > $restarted_at } @log;
 cmp_ok(scalar @later, '>', 0, '-l: successes logged after the restart');
+
+# the HTML page's section, as headless Chromium draws it (where there is one)
+my ($chromium) = grep { -x } map { my $n = $_; map { "$_/$n" } split /:/, $ENV{PATH} }
+  qw(chromium chromium-browser google-chrome);
+SKIP:
+{
+	skip 'no Chromium', 3 unless $chromium;
+	my $profile = tempdir('chromium_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+	my ($brc, $dom, $berr) = run_cmd([ $chromium, '--headless', '--disable-gpu', '--no-sandbox',
+		'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
+		'--dump-dom', "file://$dir/r.html" ], timeout => 180);
+	is($brc, 0, 'HTML: chromium --dump-dom: exit code 0') or diag($berr);
+	like($dom, qr{<pre id="status">ok }, 'HTML: the page finished drawing');
+	like($dom, qr{<h2>Reconnects</h2><table class="reconnect"><tr><td>connection losses</td><td>\d+</td></tr><tr><td>reconnects</td><td>$reconnects</td></tr>},
+		'HTML: the Reconnects section');
+}
 
 # without --reconnect the same restart aborts the clients, as pgbench does
 ($rc, $out, $err) = run_during($node, $node->env, \@run, busy($node, 4), sub {
