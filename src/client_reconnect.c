@@ -94,6 +94,10 @@ lose_connection(client *c, client_env *env, client_state from, pg_time_usec_t *n
 		if (cfg->per_command && client_current_command(c, cfg) != NULL)
 			tx_sink_command_failure(&env->sink, client_flat_command(c, cfg));
 		client_account_transaction(c, env, now, false);
+	}
+	/* a transaction was accounted (END_TX: before its status check) */
+	if (transaction_in_flight(from) || from == CSTATE_END_TX)
+	{
 		next = CSTATE_CHOOSE_SCRIPT;
 		if (client_transactions_done(c, env))
 		{
