@@ -55,6 +55,7 @@ build_log_config(run_config *cfg, const pgb_options *opts, int pid)
 		.retries = opts->max_tries != 1,
 		.failures_detailed = opts->failures_detailed,
 		.other_failures = opts->compat >= 19,
+		.connection_failures = opts->reconnect,
 	};
 }
 
@@ -93,6 +94,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	};
 	cfg->exit_on_abort = opts->exit_on_abort;
 	cfg->continue_on_error = opts->continue_on_error;
+	cfg->reconnect = opts->reconnect;
 
 	cfg->per_script_stats = opts->scripts->nscripts > 1;
 	cfg->per_command = opts->report_per_command;

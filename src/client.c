@@ -99,6 +99,9 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 		case CSTATE_THROTTLE:
 			*wake_at = c->txn_scheduled;
 			return CWAIT_TIMER;
+		case CSTATE_RECONNECT_WAIT:
+			*wake_at = c->reconnect_at;
+			return CWAIT_TIMER;
 		case CSTATE_ABORTED:
 		case CSTATE_FINISHED:
 			return CWAIT_DONE;
@@ -207,6 +210,10 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return client_fail_transaction(c, env, now);
 		case CSTATE_END_TX:
 			return client_end_transaction(c, env, now);
+		case CSTATE_RECONNECT_WAIT:
+			next = client_reconnect_wait(c, env, now);
+			*yield = next == CSTATE_RECONNECT_WAIT;
+			return next;
 		case CSTATE_ABORTED:
 		case CSTATE_FINISHED:
 			PQclear(c->gset_last);
@@ -267,9 +274,13 @@ client_advance(client *c, client_env *env, pg_time_usec_t *now)
 	{
 		bool		yield = false;
 		client_state from = c->state;
+		client_state stepped = client_step(c, env, now, &yield);
 
-		c->state = client_step(c, env, now, &yield);
-		if (yield)
+		c->state = stepped;
+		/* --reconnect may turn an abort into a wait: that one runs now */
+		if (PGB_UNLIKELY(env->cfg->reconnect))
+			c->state = client_reconnect_after(c, env, from, now);
+		if (yield && c->state == stepped)
 			return;
 		if (from == CSTATE_END_TX && c->state == CSTATE_CHOOSE_SCRIPT &&
 			!env->straight_on)

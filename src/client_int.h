@@ -66,6 +66,14 @@ client_wait_kind client_connect_wait(const client *c, int *fd, waitset_event *ev
 /* ---- transactions (client_tx.c) ---- */
 
 client_state client_choose_transaction(client *c, client_env *env);
+
+/* Account one transaction (or one skipped slot) through the thread's sink. */
+void		client_account_transaction(client *c, client_env *env, pg_time_usec_t *now,
+									   bool skipped);
+
+/* -T is over, or the client has accounted its -t transactions. */
+bool		client_transactions_done(const client *c, const client_env *env);
+
 client_state client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_start_transaction(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_end_transaction(client *c, client_env *env, pg_time_usec_t *now);
@@ -141,5 +149,20 @@ client_state client_handle_error(client *c, client_env *env, pg_time_usec_t *now
 client_state client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_retry(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_fail_transaction(client *c, client_env *env, pg_time_usec_t *now);
+
+/* ---- --reconnect (client_reconnect.c) ---- */
+
+/*
+ * After a step from state from: under --reconnect, a client that just
+ * aborted because its connection was lost fails its transaction in
+ * flight and waits to reconnect (the state it goes to is returned); one
+ * that got its new connection, or ends while down, closes its outage.
+ * Any other state is returned as it is.
+ */
+client_state client_reconnect_after(client *c, client_env *env, client_state from,
+									pg_time_usec_t *now);
+
+/* RECONNECT_WAIT: the backoff is over (next attempt) or -T is. */
+client_state client_reconnect_wait(client *c, client_env *env, pg_time_usec_t *now);
 
 #endif

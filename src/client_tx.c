@@ -23,9 +23,8 @@ choose_script(client_env *env)
 	return i;
 }
 
-/* Account one transaction (or one skipped slot) through the thread's sink. */
-static void
-account_transaction(client *c, client_env *env, pg_time_usec_t *now, bool skipped)
+void
+client_account_transaction(client *c, client_env *env, pg_time_usec_t *now, bool skipped)
 {
 	txlog_txn	tx = {
 		.client_id = c->id, .script_no = c->script, .tries = c->tries,
@@ -42,8 +41,8 @@ account_transaction(client *c, client_env *env, pg_time_usec_t *now, bool skippe
 	tx_sink_add(&env->sink, &tx, client_now(now));
 }
 
-static bool
-transactions_done(const client *c, const client_env *env)
+bool
+client_transactions_done(const client *c, const client_env *env)
 {
 	const run_config *cfg = env->cfg;
 
@@ -79,8 +78,8 @@ client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now)
 	if (cfg->latency_limit > 0 &&
 		env->throttle_trigger < client_now(now) - cfg->latency_limit)
 	{
-		account_transaction(c, env, now, true);
-		return transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_PREPARE_THROTTLE;
+		client_account_transaction(c, env, now, true);
+		return client_transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_PREPARE_THROTTLE;
 	}
 
 	if (env->end_time > 0 && c->txn_scheduled > env->end_time)
@@ -111,7 +110,7 @@ client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
 {
 	PGTransactionStatusType status;
 
-	account_transaction(c, env, now, false);
+	client_account_transaction(c, env, now, false);
 
 	status = PQtransactionStatus(c->conn);
 	if (status == PQTRANS_INTRANS || status == PQTRANS_INERROR)
@@ -130,7 +129,7 @@ client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
 		tx_sink_connect_time(&env->sink, *now - start);
 	}
 
-	return transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_CHOOSE_SCRIPT;
+	return client_transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_CHOOSE_SCRIPT;
 }
 
 /*

@@ -66,6 +66,7 @@ counts(figures_counts *fc, const stats_data *sd)
 	fc->serialization_failures_pct = pct(sd->serialization_failures, fc->total);
 	fc->deadlock_failures_pct = pct(sd->deadlock_failures, fc->total);
 	fc->other_failures_pct = pct(sd->other_failures, fc->total);
+	fc->connection_failures_pct = pct(sd->connection_failures, fc->total);
 	fc->skipped_pct = pct(sd->skipped, fc->total);
 	fc->retried_pct = pct(sd->retried, fc->total);
 }
@@ -147,6 +148,28 @@ totals(report_figures *f, const report_input *in)
 		(double) (total->cnt + stats_data_failures(total));
 }
 
+/* --reconnect's outages; times since the run's start when it is known. */
+static void
+reconnect_figures(figures_reconnect *fr, const report_input *in)
+{
+	const reconnect_stats *rs = &in->stats->reconnect;
+	bool		since = in->start_time > 0 && !in->start_is_epoch;
+
+	fr->enabled = in->cfg->reconnect;
+	fr->losses = rs->losses;
+	fr->reconnects = rs->reconnects;
+	fr->failed = in->stats->total.connection_failures;
+	fr->down_at_end = rs->down_at_end;
+	fr->window_ms = rs->losses > 0 && rs->last_back > rs->first_loss
+		? 0.001 * (double) (rs->last_back - rs->first_loss) : 0.0;
+	fr->first_loss_s = rs->losses > 0 && since
+		? 0.000001 * (double) (rs->first_loss - in->start_time) : NAN;
+	fr->last_back_s = rs->last_back > 0 && since
+		? 0.000001 * (double) (rs->last_back - in->start_time) : NAN;
+	fr->downtime_max_ms = 0.001 * (double) rs->downtime_max;
+	fr->downtime_total_ms = 0.001 * (double) rs->downtime_total;
+}
+
 static bool
 commands(figures_script *fs, const report_input *in, const report_figures *f, int i)
 {
@@ -219,6 +242,7 @@ figures_compute(const report_input *in, report_figures *f)
 	memset(f, 0, sizeof(*f));
 	settings(f, in);
 	totals(f, in);
+	reconnect_figures(&f->reconnect, in);
 	if (!scripts(f, in) || !figures_extra_compute(in, f))
 	{
 		figures_free(f);

@@ -24,6 +24,22 @@
 /* ---- counts and latencies -------------------------------------------------- */
 
 /*
+ * One counter of a "transactions" object.  connection_failures came with
+ * --reconnect, after the first reports of schema 3: a report without it
+ * lost no connection.
+ */
+static bool
+read_counter(const char *file, const json_ref *tx, const char *name, int64_t *out)
+{
+	if (strcmp(name, "connection_failures") == 0 && json_ref_member(tx, name).v == NULL)
+	{
+		*out = 0;
+		return true;
+	}
+	return merge_int(file, tx, name, 0, INT64_MAX, out);
+}
+
+/*
  * A "transactions" object: the STATS_COUNTERS, each a count, and "failed"
  * and "total" their sums; *out the counters.
  */
@@ -39,7 +55,7 @@ read_counts(const char *file, const json_ref *obj, const char *key, stats_data *
 	if (!merge_container(file, obj, key, JSON_OBJECT, &tx))
 		return false;
 #define READ_COUNTER(field, json_name, kind) \
-	if (!merge_int(file, &tx, json_name, 0, INT64_MAX, &out->field)) \
+	if (!read_counter(file, &tx, json_name, &out->field)) \
 		return false;
 	STATS_COUNTERS(READ_COUNTER)
 #undef READ_COUNTER

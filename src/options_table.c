@@ -755,6 +755,8 @@ const opt_def options_table[] = {
 		.arg_help = "NAME:N", .help = "start together with the other N-1 instances of group NAME"},
 	{OURS("rendezvous-timeout", REQUIRED, BENCH), INT(rendezvous_timeout, 1, 86400),
 		.arg_help = "SECONDS", .help = "give up the rendezvous after SECONDS (default: 60)"},
+	{OURS("reconnect", NONE, BENCH), BOOL(reconnect),
+		.help = "reconnect a lost connection instead of aborting the client"},
 	{OURS("merge-reports", NONE, ANY), BOOL(merge_reports),
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),

@@ -105,6 +105,9 @@ print_failures(FILE *out, const char *prefix, const report_figures *f,
 		if (f->compat >= 19)
 			print_count_line(out, prefix, "number of other failures",
 							 fc->other_failures, fc->other_failures_pct);
+		if (f->reconnect.enabled)
+			print_count_line(out, prefix, "number of connection failures",
+							 fc->connection_failures, fc->connection_failures_pct);
 	}
 	if (f->retries_shown)
 	{
@@ -237,6 +240,25 @@ print_command_stats(FILE *out, const report_figures *f, int i)
 	}
 }
 
+/* --reconnect (beyond pgbench): the clients' outages. */
+static void
+print_reconnect(FILE *out, const figures_reconnect *fr)
+{
+	char		b[64];
+
+	fprintf(out, "number of connection losses: %" PRId64 "\n", fr->losses);
+	fprintf(out, "number of reconnects: %" PRId64 "\n", fr->reconnects);
+	if (fr->losses == 0)
+		return;
+	fprintf(out, "downtime window: %s ms\n", report_num(b, sizeof(b), "%.3f", fr->window_ms));
+	fprintf(out, "maximum downtime of a client: %s ms\n",
+			report_num(b, sizeof(b), "%.3f", fr->downtime_max_ms));
+	fprintf(out, "total downtime of clients: %s ms\n",
+			report_num(b, sizeof(b), "%.3f", fr->downtime_total_ms));
+	if (fr->down_at_end > 0)
+		fprintf(out, "clients disconnected at the end: %d\n", fr->down_at_end);
+}
+
 void
 report_print(FILE *out, const report_figures *f)
 {
@@ -263,6 +285,8 @@ report_print_ending(FILE *out, const report_figures *f, const report_ending *end
 	print_parameters(out, f, shown);
 	if (f->failures_shown)
 		print_failures(out, "", f, &f->counts);
+	if (f->reconnect.enabled)
+		print_reconnect(out, &f->reconnect);
 
 	/* nothing ran: the remaining figures would be meaningless */
 	if (!f->ran)

@@ -246,6 +246,22 @@
 		}
 		return {pts: pts, last: "partial", text: "the run ended " + fmt(end.interval_s * 1000, 1) + " ms" +
 			" into its last interval: its segment is dashed, its counts scaled to a full interval"};
+
+	/* --reconnect: the clients' outages (doc/report-json.md, "reconnect") */
+	function reconnects(doc) {
+		var r = doc.reconnect;
+		if (!r) return;
+		section("Reconnects");
+		root.appendChild(table("reconnect", null, [
+			["connection losses", r.losses],
+			["reconnects", r.reconnects],
+			["failed transactions (connection lost)", r.failed],
+			["downtime window", fmt(r.window_ms) + " ms" + (r.first_loss_s === null ? "" :
+				" (from " + fmt(r.first_loss_s) + " s to " + fmt(r.last_back_s) + " s)")],
+			["maximum downtime of a client", fmt(r.downtime_max_ms) + " ms"],
+			["total downtime of clients", fmt(r.downtime_total_ms) + " ms"],
+			["clients disconnected at the end", r.clients_down_at_end]
+		]));
 	}
 
 	function overTime(doc) {
@@ -349,6 +365,12 @@
 			distribution(doc);
 			scripts(doc);
 		}
+
+		summary(doc);
+		reconnects(doc);
+		overTime(doc);
+		distribution(doc);
+		scripts(doc);
 	} catch (e) {
 		errors.push(String(e && e.stack || e));
 	}

@@ -201,6 +201,7 @@ put_figures(json_writer *jw, const report_figures *f)
 		put_null(jw, "average_connection_ms");
 	}
 	put_transactions(jw, f);
+	report_json_reconnect(jw, f);
 
 	/* the text report's figure: measured, or derived from the run time */
 	put_num(jw, "text_latency_average_ms", f->latency_average_ms);

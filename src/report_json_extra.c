@@ -317,3 +317,34 @@ report_json_fleet(json_writer *jw, const report_figures *f)
 	close_block(jw, '}');
 	put_inputs(jw, e);
 }
+
+void
+report_json_reconnect(json_writer *jw, const report_figures *f)
+{
+	const figures_reconnect *fr = &f->reconnect;
+	const struct
+	{
+		const char *key;
+		double		value;
+	}			times[] = {
+		{"window_ms", fr->window_ms},
+		{"first_loss_s", fr->first_loss_s},
+		{"last_back_s", fr->last_back_s},
+		{"downtime_max_ms", fr->downtime_max_ms},
+		{"downtime_total_ms", fr->downtime_total_ms},
+	};
+
+	if (fr->enabled)
+	{
+		open_block(jw, "reconnect", '{');
+		put_int(jw, "losses", fr->losses);
+		put_int(jw, "reconnects", fr->reconnects);
+		put_int(jw, "failed", fr->failed);
+		for (size_t i = 0; i < PGB_LENGTHOF(times); i++)
+			put_num(jw, times[i].key, times[i].value);
+		put_int(jw, "clients_down_at_end", fr->down_at_end);
+		close_block(jw, '}');
+	}
+	else
+		put_null(jw, "reconnect");
+}

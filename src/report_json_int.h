@@ -74,6 +74,9 @@ void		report_json_hist(json_writer *jw, const hist *h, double sum, double sum2);
  */
 void		report_json_fleet(json_writer *jw, const report_figures *f);
 
+/* "reconnect": --reconnect's outages, null without the option. */
+void		report_json_reconnect(json_writer *jw, const report_figures *f);
+
 /* "percentiles": {"p50": ...} of fl at the report files' list. */
 void		report_json_percentiles(json_writer *jw, const report_figures *f,
 									const figures_latency *fl);

@@ -37,6 +37,8 @@ retry_outcome(retry_error error)
 			return STATS_SERIALIZATION_FAILURE;
 		case RETRY_ERROR_DEADLOCK:
 			return STATS_DEADLOCK_FAILURE;
+		case RETRY_ERROR_CONNECTION:
+			return STATS_CONNECTION_FAILURE;
 		case RETRY_ERROR_META:
 		case RETRY_ERROR_OTHER_SQL:
 			break;

@@ -54,6 +54,9 @@ stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
 		case STATS_DEADLOCK_FAILURE:
 			sd->deadlock_failures++;
 			break;
+		case STATS_CONNECTION_FAILURE:
+			sd->connection_failures++;
+			break;
 		case STATS_OTHER_FAILURE:
 		case STATS_SKIPPED:
 			sd->other_failures++;
@@ -220,6 +223,7 @@ stats_run_merge(stats_run *acc, const stats_run *sr)
 	stats_data_merge(&acc->total, &sr->total);
 	acc->latency_late += sr->latency_late;
 	acc->conn_duration += sr->conn_duration;
+	reconnect_stats_merge(&acc->reconnect, &sr->reconnect);
 	for (int i = 0; i < acc->nscripts && i < sr->nscripts; i++)
 		stats_data_merge(&acc->per_script[i], &sr->per_script[i]);
 	for (int i = 0; i < acc->ncommands && i < sr->ncommands; i++)

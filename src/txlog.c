@@ -265,6 +265,11 @@ put_interval(txlog *tl)
 		put_char(tl, ' ');
 		put_int64(tl, cfg->failures_detailed ? agg->other_failures : 0);
 	}
+	if (cfg->connection_failures)
+	{
+		put_char(tl, ' ');
+		put_int64(tl, cfg->failures_detailed ? agg->connection_failures : 0);
+	}
 	put_char(tl, '\n');
 }
 
@@ -304,6 +309,8 @@ outcome_word(const txlog *tl, stats_outcome outcome)
 		/* only under --continue-on-error: other errors abort otherwise */
 		if (outcome == STATS_OTHER_FAILURE && tl->cfg.other_failures)
 			return "other";
+		if (outcome == STATS_CONNECTION_FAILURE && tl->cfg.connection_failures)
+			return "connection";
 	}
 	return "failed";
 }

@@ -20,6 +20,7 @@ add_to_series(run_series *series, const txlog_txn *tx, pg_time_usec_t now, bool 
 		case STATS_SERIALIZATION_FAILURE:
 		case STATS_DEADLOCK_FAILURE:
 		case STATS_OTHER_FAILURE:
+		case STATS_CONNECTION_FAILURE:
 			series_add_failure(series, now, tx->tries);
 			break;
 	}

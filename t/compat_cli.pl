@@ -113,6 +113,7 @@ Options of this pgbench (not in PostgreSQL's):
   --rendezvous=NAME:N      start together with the other N-1 instances of group NAME
   --rendezvous-timeout=SECONDS
                            give up the rendezvous after SECONDS (default: 60)
+  --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)

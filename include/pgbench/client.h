@@ -125,6 +125,15 @@ typedef enum client_state
 	 */
 	CSTATE_END_TX,
 
+	/*
+	 * --reconnect: the connection was lost (the transaction in flight was
+	 * accounted as failed, the connection closed); wait out the backoff
+	 * (c->reconnect_at).  Next: c->reconnect_next (CHOOSE_SCRIPT after a
+	 * failed transaction, START_TX after a failed attempt), which
+	 * connects as -C does (CONNECTING); FINISHED when -T is over.
+	 */
+	CSTATE_RECONNECT_WAIT,
+
 	/* Final: a command failed; the connection is closed. */
 	CSTATE_ABORTED,
 
@@ -221,6 +230,13 @@ typedef struct client
 								 * when no script needs it */
 	char	   *sql_buf;		/* simple-mode text, reused */
 	size_t		sql_cap;
+
+	/* --reconnect (client_reconnect.c) */
+	pg_time_usec_t down_since;	/* when the current outage began; 0: none */
+	pg_time_usec_t downtime;	/* the client's outages summed */
+	pg_time_usec_t reconnect_backoff;	/* the last wait of this outage */
+	pg_time_usec_t reconnect_at;	/* RECONNECT_WAIT: when to try again */
+	client_state reconnect_next;	/* RECONNECT_WAIT: where it goes then */
 } client;
 
 /*

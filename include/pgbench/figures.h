@@ -121,9 +121,29 @@ typedef struct figures_counts
 	double		serialization_failures_pct;
 	double		deadlock_failures_pct;
 	double		other_failures_pct;
+	double		connection_failures_pct;	/* --reconnect */
 	double		skipped_pct;
 	double		retried_pct;
 } figures_counts;
+
+/*
+ * --reconnect's outages (reconnect.h): a client's outage runs from the
+ * loss of its connection to its next connection, or to its end.
+ */
+typedef struct figures_reconnect
+{
+	bool		enabled;		/* --reconnect: the lines and members show */
+	int64_t		losses;			/* connections lost */
+	int64_t		reconnects;		/* successful reconnections */
+	int64_t		failed;			/* transactions failed by a lost connection */
+	int			down_at_end;	/* clients whose run ended while down */
+	double		window_ms;		/* the first loss of any client to the last
+								 * one back; 0 when none was lost */
+	double		first_loss_s;	/* since the run's start; NaN when none */
+	double		last_back_s;	/* since the run's start; NaN when none */
+	double		downtime_max_ms;	/* the longest one client was down in all */
+	double		downtime_total_ms;	/* summed over clients */
+} figures_reconnect;
 
 /* One command of a script, for -r. */
 typedef struct figures_command
@@ -282,6 +302,7 @@ typedef struct report_figures
 
 	double		initial_connection_ms;	/* start - set-up (not -C) */
 	double		average_connection_ms;	/* -C: per transaction that ran */
+	figures_reconnect reconnect;	/* --reconnect */
 
 	int			nscripts;
 	figures_script *scripts;	/* one per script, also for a single one */

@@ -92,6 +92,8 @@ typedef struct pgb_options
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		merge_partial;	/* --merge-partial: an incomplete rendezvous
 								 * group only warns */
+	bool		reconnect;		/* --reconnect: clients reconnect after a lost
+								 * connection instead of aborting */
 	int			nmerge_files;	/* their number */
 	char	  **merge_files;	/* into argv, not owned */
 	char	   *rendezvous_storage; /* owned copy behind rendezvous_name */

@@ -28,6 +28,8 @@ typedef enum retry_error
 	RETRY_ERROR_OTHER_SQL,		/* any other SQL error: the client aborts,
 								 * or under --continue-on-error the
 								 * transaction fails */
+	RETRY_ERROR_CONNECTION,		/* --reconnect: the connection was lost; the
+								 * transaction fails, the client reconnects */
 } retry_error;
 
 /*

@@ -51,6 +51,8 @@ typedef struct run_config
 	bool		exit_on_abort;	/* --exit-on-abort */
 	bool		continue_on_error;	/* --continue-on-error: an SQL error fails the
 									 * transaction instead of aborting the client */
+	bool		reconnect;		/* --reconnect: a lost connection fails the
+								 * transaction, the client reconnects */
 
 	/* what is measured */
 	bool		latency_measured;	/* each transaction's latency is taken:

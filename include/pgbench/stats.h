@@ -12,6 +12,7 @@
 
 #include "pgbench/common.h"
 #include "pgbench/histogram.h"
+#include "pgbench/reconnect.h"
 
 /* Count, extremes and moments of a series of values (microseconds). */
 typedef struct stats_simple
@@ -31,6 +32,8 @@ typedef enum stats_outcome
 	STATS_SERIALIZATION_FAILURE,	/* failed for good on a 40001 */
 	STATS_DEADLOCK_FAILURE,		/* failed for good on a 40P01 */
 	STATS_OTHER_FAILURE,		/* failed for good on another SQL error */
+	STATS_CONNECTION_FAILURE,	/* in flight when its connection was lost
+								 * (--reconnect) */
 } stats_outcome;
 
 /* What a transaction counter counts, for the sums below. */
@@ -55,6 +58,8 @@ typedef enum stats_counter_kind
  *   serialization_failures  failed for good on a 40001
  *   deadlock_failures       failed for good on a 40P01
  *   other_failures          failed for good on another SQL error
+ *   connection_failures     in flight when the connection was lost
+ *                           (--reconnect; 0 otherwise)
  *   skipped                 never started: too late under -R with -L
  *   retried                 transactions retried at least once
  *   retries                 retries over all transactions
@@ -64,6 +69,7 @@ typedef enum stats_counter_kind
 	X(serialization_failures, "serialization_failures", STATS_COUNT_FAILURE) \
 	X(deadlock_failures, "deadlock_failures", STATS_COUNT_FAILURE) \
 	X(other_failures, "other_failures", STATS_COUNT_FAILURE) \
+	X(connection_failures, "connection_failures", STATS_COUNT_FAILURE) \
 	X(skipped, "skipped", STATS_COUNT_SKIPPED) \
 	X(retried, "retried", STATS_COUNT_RETRY) \
 	X(retries, "retries", STATS_COUNT_RETRY)
@@ -81,7 +87,7 @@ typedef enum stats_counter_kind
  * Transaction counters.  The invariants, as in pgbench:
  *   all transactions  = skipped + cnt + failures
  *   failures          = serialization_failures + deadlock_failures
- *                       + other_failures
+ *                       + other_failures + connection_failures
  *   retried          <= cnt + failures (transactions needing > 1 try)
  *   retries           = sum over retried transactions of (tries - 1)
  * latency and lag hold successful transactions only (lag under -R only).
@@ -118,6 +124,7 @@ typedef struct stats_run
 	stats_data	total;
 	int64_t		latency_late;	/* successful but over the -L limit */
 	pg_time_usec_t conn_duration;	/* summed connect (and -C disconnect) time */
+	reconnect_stats reconnect;	/* --reconnect: the clients' outages */
 	int			nscripts;
 	stats_data *per_script;
 	int			ncommands;

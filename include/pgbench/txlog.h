@@ -18,7 +18,8 @@
  *   time      latency in us ("%.0f") for a successful transaction, else
  *             "skipped" (-R with -L), "failed", or with --failures-detailed
  *             "serialization" / "deadlock", and "other" with other_failures
- *             set (pgbench 19; such failures need --continue-on-error)
+ *             set (pgbench 19; such failures need --continue-on-error),
+ *             "connection" with connection_failures set (--reconnect)
  *   time_epoch, time_us   seconds and microseconds of the logging moment
  *   lag       (only with -R) schedule lag in us ("%.0f"); 0 unless success
  *   retries   (only when --max-tries != 1) tries - 1 ("%u"); 0 if skipped
@@ -29,11 +30,13 @@
  *
  * Aggregate line (--aggregate-interval=N): always 15 fields, whatever the
  * options (pgbench 15/16 print the groups that do not apply as zeros);
- * 16 with other_failures set (pgbench 19):
+ * 16 with other_failures set (pgbench 19); one more, the last, with
+ * connection_failures set (--reconnect, beyond pgbench):
  *
  *   interval_start num_transactions sum_latency sum_latency_2 min_latency
  *   max_latency sum_lag sum_lag_2 min_lag max_lag skipped retried retries
  *   serialization_failures deadlock_failures [other_failures]
+ *   [connection_failures]
  *
  *   interval_start   epoch seconds; the first interval starts at the bench
  *                    start rounded down to the second, each next one N s
@@ -101,6 +104,10 @@ typedef struct txlog_config
 	bool		other_failures; /* pgbench 19 (compat >= 19): "other" in the
 								 * time field under --failures-detailed, and
 								 * a 16th aggregate field */
+	bool		connection_failures;	/* --reconnect: "connection" in the
+										 * time field under
+										 * --failures-detailed, and a last
+										 * aggregate field */
 } txlog_config;
 
 /* One finished (or skipped) transaction, as the engine knows it. */

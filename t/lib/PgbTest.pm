@@ -495,6 +495,45 @@ sub new
 	return $self;
 }
 
+# ---- a standby -----------------------------------------------------------
+
+# standby_of($primary) -> a second cluster, a streaming replica of
+# $primary (a running cluster of this package): pg_basebackup -R through
+# the primary's socket (initdb's pg_hba.conf lets local replication in,
+# wal_level replica and max_wal_senders are the defaults), then its own
+# port and socket directory, started and read-only until promoted.
+sub standby_of
+{
+	my ($class, $primary) = @_;
+	my $self = bless { bindir => $primary->{bindir}, clientdir => $primary->{clientdir},
+		run_as => $primary->{run_as}, owner => $$ }, $class;
+	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
+	chmod 0755, $base;
+	$self->{base} = $base;
+	$self->{data} = "$base/data";
+	$self->{sock} = "$base/sock";
+	mkdir $self->{sock} or die;
+	$self->{port} = 20000 + int(rand(30000));
+	$self->{port} = 20000 + int(rand(30000)) while $self->{port} == $primary->{port};
+	if ($self->{run_as})
+	{
+		my ($uid, $gid) = (getpwnam($self->{run_as}))[ 2, 3 ];
+		chown $uid, $gid, $base, $self->{sock};
+	}
+	$self->_sys("$self->{bindir}/pg_basebackup", '-D', $self->{data}, '-R', '-X', 'stream',
+		'-h', $primary->{sock}, '-p', $primary->{port}, '-U', 'postgres');
+	# the copied postgresql.conf names the primary's port and socket: the
+	# last setting of a name wins
+	my $confpath = "$self->{data}/postgresql.conf";
+	open my $fh, '>>', $confpath or die "cannot append to $confpath: $!";
+	print $fh "unix_socket_directories = '$self->{sock}'\nport = $self->{port}\n";
+	close $fh;
+	$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-l',
+		"$base/server.log", '-w', '-t', '120', 'start');
+	$self->{running} = 1;
+	return $self;
+}
+
 sub host { $_[0]{sock} }
 sub psql_path { "$_[0]{clientdir}/psql" }
 

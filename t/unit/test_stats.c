@@ -29,6 +29,7 @@ static const xact XACTS[] = {
 	{STATS_OTHER_FAILURE, 0, 0, 1},
 	{STATS_SKIPPED, 0, 0, 1},
 	{STATS_SUCCESS, 50, 1, 4},
+	{STATS_CONNECTION_FAILURE, 0, 0, 1},
 };
 
 static void
@@ -52,6 +53,7 @@ check_counts(const stats_data *sd, const char *what)
 	CHECK(serialization_failures, 1);
 	CHECK(deadlock_failures, 1);
 	CHECK(other_failures, 1);
+	CHECK(connection_failures, 1);
 	/* tries 2, 3 and 4: three retried transactions, 1 + 2 + 3 retries */
 	CHECK(retried, 3);
 	CHECK(retries, 6);
@@ -79,8 +81,8 @@ test_counter_list(const stats_data *whole, const stats_data *half1)
 #define COUNT_ONE(field, json_name, kind) listed++;
 	STATS_COUNTERS(COUNT_ONE)
 #undef COUNT_ONE
-	tap_is_int(listed, 7, "seven counters listed");
-	tap_is_int(stats_data_failures(whole), 3, "failures: the three failure kinds");
+	tap_is_int(listed, 8, "eight counters listed");
+	tap_is_int(stats_data_failures(whole), 4, "failures: the four failure kinds");
 	tap_is_int(stats_data_transactions(whole), (int64_t) PGB_LENGTHOF(XACTS),
 			   "transactions: successes, failures and skips, not retries");
 	tap_ok(stats_data_counters_zero(&zero), "zeroed data: every counter zero");

@@ -72,57 +72,65 @@ typedef struct line_case
 #define SER STATS_SERIALIZATION_FAILURE
 #define DL STATS_DEADLOCK_FAILURE
 #define OTHER STATS_OTHER_FAILURE
+#define CONN STATS_CONNECTION_FAILURE
 
-/* {prefix, pid, agg, rate, throttled, latency_limit, retries, detailed, other} */
+/*
+ * {prefix, pid, agg, rate, throttled, latency_limit, retries, detailed,
+ * other, connection}
+ */
 static const line_case line_cases[] = {
-	{"plain", {NULL, 0, 0, 0, false, false, false, false, false},
+	{"plain", {NULL, 0, 0, 0, false, false, false, false, false, false},
 	{0, 1, 0, OK, 4659, 0, 1}, INT64_C(1795322804071312), "0 1 4659 0 1795322804 71312"},
-	{"plain, other client and script", {NULL, 0, 0, 0, false, false, false, false, false},
+	{"plain, other client and script", {NULL, 0, 0, 0, false, false, false, false, false, false},
 	{17, 123456789012, 3, OK, 61, 0, 1}, INT64_C(1795322804000001), "17 123456789012 61 3 1795322804 1"},
-	{"failed", {NULL, 0, 0, 0, false, false, false, false, false},
+	{"failed", {NULL, 0, 0, 0, false, false, false, false, false, false},
 	{0, 1, 0, SER, 0, 0, 1}, INT64_C(1795322809769953), "0 1 failed 0 1795322809 769953"},
-	{"failed (deadlock), not detailed", {NULL, 0, 0, 0, false, false, false, false, false},
+	{"failed (deadlock), not detailed", {NULL, 0, 0, 0, false, false, false, false, false, false},
 	{0, 6, 0, DL, 0, 0, 1}, INT64_C(1795322809770212), "0 6 failed 0 1795322809 770212"},
-	{"detailed deadlock", {NULL, 0, 0, 0, false, false, false, true, false},
+	{"detailed deadlock", {NULL, 0, 0, 0, false, false, false, true, false, false},
 	{0, 1, 0, DL, 0, 0, 1}, INT64_C(1795322809997305), "0 1 deadlock 0 1795322809 997305"},
-	{"detailed serialization", {NULL, 0, 0, 0, false, false, false, true, false},
+	{"detailed serialization", {NULL, 0, 0, 0, false, false, false, true, false, false},
 	{2, 0, 0, SER, 0, 0, 1}, INT64_C(1499414498086248), "2 0 serialization 0 1499414498 86248"},
-	{"detailed, other failure stays failed", {NULL, 0, 0, 0, false, false, false, true, false},
+	{"detailed, other failure stays failed", {NULL, 0, 0, 0, false, false, false, true, false, false},
 	{0, 4, 0, OTHER, 0, 0, 1}, INT64_C(1499414498086248), "0 4 failed 0 1499414498 86248"},
-	{"19: detailed, other failure", {NULL, 0, 0, 0, false, false, false, true, true},
+	{"19: detailed, other failure", {NULL, 0, 0, 0, false, false, false, true, true, false},
 	{0, 2, 0, OTHER, 0, 0, 1}, INT64_C(1795355691448004), "0 2 other 0 1795355691 448004"},
-	{"19: other failure, not detailed", {NULL, 0, 0, 0, false, false, false, false, true},
+	{"19: other failure, not detailed", {NULL, 0, 0, 0, false, false, false, false, true, false},
 	{0, 3, 0, OTHER, 0, 0, 1}, INT64_C(1795355691450139), "0 3 failed 0 1795355691 450139"},
-	{"19: detailed, serialization unchanged", {NULL, 0, 0, 0, false, false, false, true, true},
+	{"19: detailed, serialization unchanged", {NULL, 0, 0, 0, false, false, false, true, true, false},
 	{2, 0, 0, SER, 0, 0, 1}, INT64_C(1499414498086248), "2 0 serialization 0 1499414498 86248"},
-	{"19: --max-tries, other failure", {NULL, 0, 0, 0, false, false, true, false, true},
+	{"19: --max-tries, other failure", {NULL, 0, 0, 0, false, false, true, false, true, false},
 	{0, 2, 0, OTHER, 0, 0, 1}, INT64_C(1795355692252522), "0 2 failed 0 1795355692 252522 0"},
-	{"--max-tries: failed with retries", {NULL, 0, 0, 0, false, false, true, false, false},
+	{"--reconnect: detailed, connection lost", {NULL, 0, 0, 0, false, false, false, true, false, true},
+	{1, 7, 0, CONN, 0, 0, 1}, INT64_C(1795355691448004), "1 7 connection 0 1795355691 448004"},
+	{"--reconnect: connection lost, not detailed", {NULL, 0, 0, 0, false, false, false, false, false, true},
+	{1, 8, 0, CONN, 0, 0, 1}, INT64_C(1795355691448005), "1 8 failed 0 1795355691 448005"},
+	{"--max-tries: failed with retries", {NULL, 0, 0, 0, false, false, true, false, false, false},
 	{0, 1, 0, SER, 0, 0, 3}, INT64_C(1795322809921003), "0 1 failed 0 1795322809 921003 2"},
-	{"--max-tries: success without retry", {NULL, 0, 0, 0, false, false, true, false, false},
+	{"--max-tries: success without retry", {NULL, 0, 0, 0, false, false, true, false, false, false},
 	{0, 4, 0, OK, 773, 0, 1}, INT64_C(1795322809921949), "0 4 773 0 1795322809 921949 0"},
-	{"-R: lag", {NULL, 0, 0, 0, true, false, false, false, false},
+	{"-R: lag", {NULL, 0, 0, 0, true, false, false, false, false, false},
 	{0, 3, 0, OK, 3914, 3851, 1}, INT64_C(1795322810138512), "0 3 3914 0 1795322810 138512 3851"},
-	{"-R: failed shows lag 0", {NULL, 0, 0, 0, true, false, false, false, false},
+	{"-R: failed shows lag 0", {NULL, 0, 0, 0, true, false, false, false, false, false},
 	{0, 1, 0, SER, 0, 1234, 1}, INT64_C(1795322810138264), "0 1 failed 0 1795322810 138264 0"},
-	{"-R -L: skipped", {NULL, 0, 0, 0, true, true, false, false, false},
+	{"-R -L: skipped", {NULL, 0, 0, 0, true, true, false, false, false, false},
 	{0, 2, 0, SKIP, 0, 0, 1}, INT64_C(1795322810273885), "0 2 skipped 0 1795322810 273885 0"},
-	{"-R -L --max-tries --failures-detailed: deadlock", {NULL, 0, 0, 0, true, true, true, true, false},
+	{"-R -L --max-tries --failures-detailed: deadlock", {NULL, 0, 0, 0, true, true, true, true, false, false},
 	{0, 17, 0, DL, 0, 0, 3}, INT64_C(1795322920529032), "0 17 deadlock 0 1795322920 529032 0 2"},
-	{"same: success", {NULL, 0, 0, 0, true, true, true, true, false},
+	{"same: success", {NULL, 0, 0, 0, true, true, true, true, false, false},
 	{0, 18, 0, OK, 969, 591, 1}, INT64_C(1795322920530067), "0 18 969 0 1795322920 530067 591 0"},
-	{"same: skipped shows 0 retries", {NULL, 0, 0, 0, true, true, true, true, false},
+	{"same: skipped shows 0 retries", {NULL, 0, 0, 0, true, true, true, true, false, false},
 	{0, 2, 0, SKIP, 0, 0, 1}, INT64_C(1795322920528914), "0 2 skipped 0 1795322920 528914 0 0"},
-	{"same: skipped with tries 0", {NULL, 0, 0, 0, true, true, true, true, false},
+	{"same: skipped with tries 0", {NULL, 0, 0, 0, true, true, true, true, false, false},
 	{0, 3, 0, SKIP, 0, 0, 0}, INT64_C(1795322920528915), "0 3 skipped 0 1795322920 528915 0 0"},
-	{"double: 2.5 rounds to even", {NULL, 0, 0, 0, true, false, false, false, false},
+	{"double: 2.5 rounds to even", {NULL, 0, 0, 0, true, false, false, false, false, false},
 	{0, 1, 0, OK, 2.5, 3.5, 1}, INT64_C(1000000), "0 1 2 0 1 0 4"},
-	{"double: -0 and 0.49", {NULL, 0, 0, 0, true, false, false, false, false},
+	{"double: -0 and 0.49", {NULL, 0, 0, 0, true, false, false, false, false, false},
 	{0, 1, 0, OK, -0.0, 0.49, 1}, INT64_C(1000000), "0 1 -0 0 1 0 0"},
-	{"double: 1e19 and 2^53 + 2", {NULL, 0, 0, 0, true, false, false, false, false},
+	{"double: 1e19 and 2^53 + 2", {NULL, 0, 0, 0, true, false, false, false, false, false},
 	{0, 1, 0, OK, 1e19, 9007199254740994.0, 1}, INT64_C(1000000),
 	"0 1 10000000000000000000 0 1 0 9007199254740994"},
-	{"double: NaN and -Infinity", {NULL, 0, 0, 0, true, false, false, false, false},
+	{"double: NaN and -Infinity", {NULL, 0, 0, 0, true, false, false, false, false, false},
 	{0, 1, 0, OK, NAN, -INFINITY, 1}, INT64_C(1000000), "0 1 NaN 0 1 0 -Infinity"},
 };
 
@@ -241,7 +249,7 @@ test_sampling(void)
 	for (size_t i = 0; i < PGB_LENGTHOF(sample_cases); i++)
 	{
 		const sample_case *sc = &sample_cases[i];
-		txlog_config cfg = {prefix, PID, 0, sc->rate, false, false, false, false, false};
+		txlog_config cfg = {prefix, PID, 0, sc->rate, false, false, false, false, false, false};
 		random_seed rs;
 		prng_state	sample;
 		txlog		tl;
@@ -310,53 +318,59 @@ typedef struct agg_case
 	 {700, OTHER, 0, 0, 2}}, 7
 
 static const agg_case agg_cases[] = {
-	{"aggregate, no option: groups are zeros", {NULL, 0, 1, 0, false, false, false, false, false},
+	{"aggregate, no option: groups are zeros", {NULL, 0, 1, 0, false, false, false, false, false, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 0 0 0 0 0 0 0 0 0\n"},
-	{"aggregate, -R: lag group", {NULL, 0, 1, 0, true, false, false, false, false},
+	{"aggregate, -R: lag group", {NULL, 0, 1, 0, true, false, false, false, false, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 60 1400 10 30 0 0 0 0 0\n"},
-	{"aggregate, -R -L: skipped", {NULL, 0, 1, 0, true, true, false, false, false},
+	{"aggregate, -R -L: skipped", {NULL, 0, 1, 0, true, true, false, false, false, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 60 1400 10 30 1 0 0 0 0\n"},
-	{"aggregate, --max-tries: retried retries", {NULL, 0, 1, 0, false, false, true, false, false},
+	{"aggregate, --max-tries: retried retries", {NULL, 0, 1, 0, false, false, true, false, false, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 0 0 0 0 0 3 4 0 0\n"},
-	{"aggregate, --failures-detailed", {NULL, 0, 1, 0, false, false, false, true, false},
+	{"aggregate, --failures-detailed", {NULL, 0, 1, 0, false, false, false, true, false, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 0 0 0 0 0 0 0 1 1\n"},
-	{"aggregate, everything", {NULL, 0, 1, 0, true, true, true, true, false},
+	{"aggregate, everything", {NULL, 0, 1, 0, true, true, true, true, false, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 60 1400 10 30 1 3 4 1 1\n"},
-	{"19: aggregate, no option: 16 fields", {NULL, 0, 1, 0, false, false, false, false, true},
+	{"--reconnect: aggregate, a last field", {NULL, 0, 1, 0, false, false, false, false, false, true},
+		300000, {{100, OK, 1000, 10, 1}, {200, CONN, 0, 0, 1}}, 2, 1 * SEC,
+	"1795322816 1 1000 1000000 1000 1000 0 0 0 0 0 0 0 0 0 0\n"},
+	{"--reconnect --failures-detailed: connection failures", {NULL, 0, 1, 0, false, false, false, true, true, true},
+		300000, {{100, OK, 1000, 10, 1}, {200, CONN, 0, 0, 1}, {300, CONN, 0, 0, 1}}, 3, 1 * SEC,
+	"1795322816 1 1000 1000000 1000 1000 0 0 0 0 0 0 0 0 0 0 2\n"},
+	{"19: aggregate, no option: 16 fields", {NULL, 0, 1, 0, false, false, false, false, true, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 0 0 0 0 0 0 0 0 0 0\n"},
-	{"19: aggregate, --failures-detailed: other failures", {NULL, 0, 1, 0, false, false, false, true, true},
+	{"19: aggregate, --failures-detailed: other failures", {NULL, 0, 1, 0, false, false, false, true, true, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 0 0 0 0 0 0 0 1 1 1\n"},
-	{"19: aggregate, everything", {NULL, 0, 1, 0, true, true, true, true, true},
+	{"19: aggregate, everything", {NULL, 0, 1, 0, true, true, true, true, true, false},
 		300000, MIXED_EVENTS, 1 * SEC,
 	"1795322816 3 6000 14000000 1000 3000 60 1400 10 30 1 3 4 1 1 1\n"},
 	{"aggregate: empty intervals in the middle, partial at close",
-		{NULL, 0, 1, 0, false, false, false, false, false},
+		{NULL, 0, 1, 0, false, false, false, false, false, false},
 		300000, {{500000, OK, 700, 0, 1}, {3200000, OK, 900, 0, 1}}, 2, 3900000,
 	"1795322816 1 700 490000 700 700 0 0 0 0 0 0 0 0 0\n"
 	"1795322817 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
 	"1795322818 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
 	"1795322819 1 900 810000 900 900 0 0 0 0 0 0 0 0 0\n"},
 	{"aggregate: close writes ended intervals, skips an empty partial one",
-		{NULL, 0, 2, 0, false, false, false, false, false},
+		{NULL, 0, 2, 0, false, false, false, false, false, false},
 		900000, {{1500000, OK, 5, 0, 1}}, 1, 6100000,
 	"1795322816 1 5 25 5 5 0 0 0 0 0 0 0 0 0\n"
 	"1795322818 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
 	"1795322820 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"},
 	{"aggregate: interval boundary belongs to the next interval",
-		{NULL, 0, 1, 0, false, false, false, false, false},
+		{NULL, 0, 1, 0, false, false, false, false, false, false},
 		0, {{999999, OK, 1, 0, 1}, {1000000, OK, 2, 0, 1}}, 2, 1500000,
 	"1795322816 1 1 1 1 1 0 0 0 0 0 0 0 0 0\n"
 	"1795322817 1 2 4 2 2 0 0 0 0 0 0 0 0 0\n"},
 	{"aggregate: only failures, partial interval still written",
-		{NULL, 0, 5, 0, false, false, true, true, false},
+		{NULL, 0, 5, 0, false, false, true, true, false, false},
 		0, {{100, SER, 0, 0, 2}}, 1, 2000000,
 	"1795322816 0 0 0 0 0 0 0 0 0 0 1 1 1 0\n"},
 };
@@ -402,7 +416,7 @@ test_aggregate_alignment(void)
 	char		prefix[300];
 	char		path[400];
 	char		err[512];
-	txlog_config cfg = {NULL, PID, 5, 0, false, false, false, false, false};
+	txlog_config cfg = {NULL, PID, 5, 0, false, false, false, false, false, false};
 	txlog		tl;
 	txlog_txn	tx = {0, 1, 0, OK, 42, 0, 1};
 	char	   *got;
@@ -431,7 +445,7 @@ test_tick(void)
 	char		prefix[300];
 	char		path[400];
 	char		err[512];
-	txlog_config cfg = {NULL, PID, 0, 0, false, false, false, false, false};
+	txlog_config cfg = {NULL, PID, 0, 0, false, false, false, false, false, false};
 	txlog		tl;
 	txlog_txn	tx = {3, 1, 0, OK, 42, 0, 1};
 	char	   *got;
@@ -486,7 +500,7 @@ test_big_log(void)
 	char		prefix[300];
 	char		path[400];
 	char		err[512];
-	txlog_config cfg = {NULL, PID, 0, 0, true, false, true, false, false};
+	txlog_config cfg = {NULL, PID, 0, 0, true, false, true, false, false, false};
 	txlog		tl;
 	char	   *got;
 	size_t		lines = 0;
@@ -524,7 +538,7 @@ test_write_error(void)
 	char		path[400];
 	char		err[512];
 	char		expected[512];
-	txlog_config cfg = {NULL, PID, 0, 0, false, false, false, false, false};
+	txlog_config cfg = {NULL, PID, 0, 0, false, false, false, false, false, false};
 	txlog		tl;
 	int			first_false = 0;
 	int			falses = 0;
