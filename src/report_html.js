@@ -246,6 +246,7 @@
 		}
 		return {pts: pts, last: "partial", text: "the run ended " + fmt(end.interval_s * 1000, 1) + " ms" +
 			" into its last interval: its segment is dashed, its counts scaled to a full interval"};
+	}
 
 	/* --reconnect: the clients' outages (doc/report-json.md, "reconnect") */
 	function reconnects(doc) {
@@ -361,16 +362,11 @@
 			unstarted(doc, outcome);
 		else {
 			summary(doc, outcome);
+			reconnects(doc);
 			overTime(doc);
 			distribution(doc);
 			scripts(doc);
 		}
-
-		summary(doc);
-		reconnects(doc);
-		overTime(doc);
-		distribution(doc);
-		scripts(doc);
 	} catch (e) {
 		errors.push(String(e && e.stack || e));
 	}
