@@ -421,6 +421,21 @@ sub _template
 	return $dir;
 }
 
+# A cluster's temporary directory (returned), with its data and socket
+# directories' names and a random port set in $self.
+sub _make_dirs
+{
+	my ($self) = @_;
+	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
+	chmod 0755, $base;
+	$self->{base} = $base;
+	$self->{data} = "$base/data";
+	$self->{sock} = "$base/sock";
+	mkdir $self->{sock} or die;
+	$self->{port} = 20000 + int(rand(30000));
+	return $base;
+}
+
 # start_cluster(max_connections => N, settings => "extra conf lines",
 #   hba => "pg_hba lines", netns => "network namespace to run the server in")
 sub new
@@ -430,13 +445,7 @@ sub new
 	# forked helper that exits through Perl's normal path must not)
 	my $self = bless { bindir => _server_bindir(), clientdir => _client_bindir(),
 		netns => $o{netns}, owner => $$ }, $class;
-	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
-	chmod 0755, $base;
-	$self->{base} = $base;
-	$self->{data} = "$base/data";
-	$self->{sock} = "$base/sock";
-	mkdir $self->{sock} or die;
-	$self->{port} = 20000 + int(rand(30000));
+	my $base = $self->_make_dirs;
 
 	if ($> == 0)
 	{
@@ -507,13 +516,7 @@ sub standby_of
 	my ($class, $primary) = @_;
 	my $self = bless { bindir => $primary->{bindir}, clientdir => $primary->{clientdir},
 		run_as => $primary->{run_as}, owner => $$ }, $class;
-	my $base = tempdir('pgbtest_XXXXXX', TMPDIR => 1, CLEANUP => 0);
-	chmod 0755, $base;
-	$self->{base} = $base;
-	$self->{data} = "$base/data";
-	$self->{sock} = "$base/sock";
-	mkdir $self->{sock} or die;
-	$self->{port} = 20000 + int(rand(30000));
+	my $base = $self->_make_dirs;
 	$self->{port} = 20000 + int(rand(30000)) while $self->{port} == $primary->{port};
 	if ($self->{run_as})
 	{
