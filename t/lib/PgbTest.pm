@@ -507,10 +507,14 @@ sub new
 # ---- a standby -----------------------------------------------------------
 
 # standby_of($primary) -> a second cluster, a streaming replica of
-# $primary (a running cluster of this package): pg_basebackup -R through
-# the primary's socket (initdb's pg_hba.conf lets local replication in,
-# wal_level replica and max_wal_senders are the defaults), then its own
-# port and socket directory, started and read-only until promoted.
+# $primary (a running cluster of this package), made without
+# pg_basebackup (the server builds of scripts/pg-server have none): a
+# non-exclusive online backup through the primary's query session
+# (pg_backup_start / pg_start_backup), a copy of its data directory, the
+# backup label written into the copy; then standby.signal, primary_conninfo
+# to the primary's socket (initdb's pg_hba.conf lets local replication in;
+# wal_level replica and max_wal_senders are the defaults), its own port and
+# socket directory.  Started, read-only until promoted.
 sub standby_of
 {
 	my ($class, $primary) = @_;
@@ -518,19 +522,28 @@ sub standby_of
 		run_as => $primary->{run_as}, owner => $$ }, $class;
 	my $base = $self->_make_dirs;
 	$self->{port} = 20000 + int(rand(30000)) while $self->{port} == $primary->{port};
-	if ($self->{run_as})
-	{
-		my ($uid, $gid) = (getpwnam($self->{run_as}))[ 2, 3 ];
-		chown $uid, $gid, $base, $self->{sock};
-	}
-	$self->_sys("$self->{bindir}/pg_basebackup", '-D', $self->{data}, '-R', '-X', 'stream',
-		'-h', $primary->{sock}, '-p', $primary->{port}, '-U', 'postgres');
+	my $new_api = $primary->version_num >= 150000;
+	$primary->query($new_api ? "select pg_backup_start('pgbtest', true)"
+		: "select pg_start_backup('pgbtest', true, false)");
+	system('cp', '-a', $primary->{data}, $self->{data}) == 0
+	  or die "cannot copy $primary->{data}\n";
+	my $label = $primary->query($new_api ? 'select labelfile from pg_backup_stop(false)'
+		: 'select labelfile from pg_stop_backup(false, false)');
+	unlink "$self->{data}/postmaster.pid", "$self->{data}/postmaster.opts";
+	PgbTest::write_file("$self->{data}/backup_label", "$label\n");
+	PgbTest::write_file("$self->{data}/standby.signal", '');
 	# the copied postgresql.conf names the primary's port and socket: the
 	# last setting of a name wins
 	my $confpath = "$self->{data}/postgresql.conf";
 	open my $fh, '>>', $confpath or die "cannot append to $confpath: $!";
-	print $fh "unix_socket_directories = '$self->{sock}'\nport = $self->{port}\n";
+	print $fh "unix_socket_directories = '$self->{sock}'\nport = $self->{port}\n"
+	  . "primary_conninfo = 'host=$primary->{sock} port=$primary->{port} user=postgres'\n";
 	close $fh;
+	if ($self->{run_as})
+	{
+		my ($uid, $gid) = (getpwnam($self->{run_as}))[ 2, 3 ];
+		chown $uid, $gid, $base, $self->{sock}, map { "$self->{data}/$_" } qw(backup_label standby.signal);
+	}
 	$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-l',
 		"$base/server.log", '-w', '-t', '120', 'start');
 	$self->{running} = 1;
