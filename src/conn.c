@@ -191,16 +191,3 @@ conn_open(const conn_params *params, char *errbuf, size_t errlen)
 	conn_plan_free(&plan);
 	return conn;
 }
-
-bool
-conn_failed_busy(const PGconn *conn)
-{
-	char		buf[128];
-	const char *text;
-
-	if (conn == NULL)
-		return false;
-	/* libpq words errno with strerror, so this matches in any locale */
-	text = strerror_r(EAGAIN, buf, sizeof(buf));	/* GNU: may not use buf */
-	return strstr(PQerrorMessage(conn), text) != NULL;
-}

@@ -340,6 +340,19 @@ keep_try_error(conn_attempt *a, const char *suffix)
 	append_error(a, suffix);
 }
 
+bool
+conn_failed_busy(const PGconn *conn)
+{
+	char		buf[128];
+	const char *text;
+
+	if (conn == NULL)
+		return false;
+	/* libpq words errno with strerror, so this matches in any locale */
+	text = strerror_r(EAGAIN, buf, sizeof(buf));	/* GNU: may not use buf */
+	return strstr(PQerrorMessage(conn), text) != NULL;
+}
+
 /* Whether libpq found the listen queue full (see conn_failed_busy). */
 static bool
 try_busy(conn_attempt *a)
