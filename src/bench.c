@@ -732,6 +732,7 @@ finish_run(bench_state *bs, const table_info *info)
 	report_input in;
 	report_figures figures;
 	report_ending end = {.outcome = REPORT_COMPLETED};
+	double		shown_s;		/* the report's duration, for the stderr line */
 
 	if (!merge_workers(bs, info, &total, &in, signo) || !figures_compute(&in, &figures))
 	{
@@ -755,6 +756,7 @@ finish_run(bench_state *bs, const table_info *info)
 		report_print_ending(bs->text_out, &figures, &end);
 		fflush(bs->text_out);
 	}
+	shown_s = figures.duration_s;
 	figures_free(&figures);
 	stats_run_free(&total);
 
@@ -764,8 +766,7 @@ finish_run(bench_state *bs, const table_info *info)
 		diag_error("Run was aborted; the above results are incomplete.");
 	if (signo != 0)
 	{
-		diag_info("run was interrupted by signal %s after %.3f s", end.signal,
-				  (double) in.bench_duration / 1e6);
+		diag_info("run was interrupted by signal %s after %.3f s", end.signal, shown_s);
 		exit_code = 128 + signo;
 	}
 	return exit_code;

@@ -137,11 +137,13 @@ for my $mode ([ 'initial' ], [ '-C', '-C' ])
 }
 
 # More clients than max_connections: the server's refusal, once.  pgbench
-# 15 connects one after the other and names client 20; we connect several
-# at once and name the lowest-numbered client refused, which a race at the
-# server may make 19, and a busy machine lower still: a backend that has
-# not yet finished exiting (the set-up connection's, a psql's) holds its
-# slot for a while.
+# 15 connects one after the other and names client 20; we keep several
+# attempts in flight and name the lowest-numbered client refused.  Which
+# attempt the server refuses first is the scheduler's choice: on a busy
+# machine a later client's backend may take the last slot before an
+# earlier one's (seen: client 9 under two CPU hogs), and a backend that
+# has not finished exiting holds its slot a while.  So the client named is
+# any of them up to pgbench's 20, never one beyond.
 {
 	my $small = start_cluster(max_connections => 20);
 	my %senv = %{ $small->env };
@@ -154,7 +156,7 @@ for my $mode ([ 'initial' ], [ '-C', '-C' ])
 		qq{pgbench: error: connection to server on socket "$sock" failed: FATAL:  sorry, too many clients already\n}
 		  . "pgbench: error: could not create connection for client N\n",
 		'max_connections 20, -c 30: the server\'s message once');
-	like($err, qr/for client (1[0-9]|20)$/m, 'max_connections 20, -c 30: the first client refused');
+	like($err, qr/for client ([0-9]|1[0-9]|20)$/m, 'max_connections 20, -c 30: a client up to 20 refused');
 	if ($system)
 	{
 		my @s = system_pgbench(\@args, env => \%senv);
