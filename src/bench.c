@@ -48,7 +48,7 @@ typedef struct bench_state
 	int			nworkers_ready; /* workers prepared, to clean up */
 	bool		barrier_ready;
 	bool		sync_ready;		/* launch_lock and launch_cond initialized */
-	progress_gate gate;			/* -P: the timer waits for the workers on it */
+	stats_gate gate;			/* -P: the timer waits for the workers on it */
 	bool		gate_ready;
 	progress_source *sources;	/* -P: what the timer reads of each worker */
 	char		server_version[64]; /* as the banner shows it; "" before */
@@ -501,7 +501,7 @@ free_state(bench_state *bs)
 		pthread_mutex_destroy(&bs->shared.launch_lock);
 	}
 	if (bs->gate_ready)
-		progress_gate_destroy(&bs->gate);
+		stats_gate_destroy(&bs->gate);
 	free(bs->sources);
 	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
@@ -523,7 +523,7 @@ init_progress(bench_state *bs)
 	int			n = bs->cfg.nthreads;
 
 	bs->sources = calloc((size_t) n, sizeof(progress_source));
-	if (bs->sources == NULL || !progress_gate_init(&bs->gate, n))
+	if (bs->sources == NULL || !stats_gate_init(&bs->gate, n))
 		return false;
 	bs->gate_ready = true;
 	bs->shared.gate = &bs->gate;
