@@ -796,6 +796,7 @@ script_compile(script_set *set, const char *source, const char *text,
 
 	s = &set->scripts[set->nscripts++];
 	s->desc = pgb_strdup(source);
+	s->builtin = false;
 	s->weight = weight;
 	s->ncommands = ctx.ncmds;
 	s->commands = ctx.cmds;

@@ -120,4 +120,22 @@ void		worker_cleanup(worker *w);
  */
 void	   *worker_main(void *arg);
 
+/* What a worker's run came to (src/thread_summary.c). */
+typedef struct worker_summary
+{
+	int			nclients;		/* the worker's clients */
+	int			finished;		/* ran to their end (-t reached, -T over) */
+	int			aborted;		/* stopped by an error, their failure printed;
+								 * the rest were stopped by a signal */
+	const stats_run *stats;		/* the worker's counts, to merge */
+	pg_time_usec_t bench_start; /* when it started benchmarking, after GO */
+} worker_summary;
+
+/*
+ * The summary of w's run.  After the join only (it reads the clients'
+ * states, which the worker writes while it runs); the orchestrator asks
+ * this instead of reading the clients.
+ */
+worker_summary worker_summarize(const worker *w);
+
 #endif
