@@ -2,7 +2,7 @@
 # check-file-loops.pl BUILD_DIR — no loop between the program's source files.
 #
 # Reads, with nm, the global symbols each object of the program defines
-# and uses (BUILD_DIR/pgbench.p and BUILD_DIR/src/libpgbench_core.a.p; the
+# and uses (BUILD_DIR/pgbench.p and the libraries under BUILD_DIR/src; the
 # unit tests and fuzz targets are not the program).  File A calls file B
 # when A uses a symbol B defines.  Fails (exit 1) on any loop, printing
 # each one as a path with the symbols of every step; with --graph, prints
@@ -20,6 +20,11 @@
 # to the rest of src/ (xalloc) are.
 use strict;
 use warnings;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use File::Find;
+use File::Spec;
+use JSON::PP qw(decode_json);
 
 # Temporary (issue 22): the client's files still call each other.  The
 # session-port work cuts the client by layer and empties this list; a loop
@@ -34,15 +39,56 @@ my $print_graph = grep { $_ eq '--graph' } @ARGV;
 my @args = grep { $_ ne '--graph' } @ARGV;
 my $build = $args[0] or die "usage: $0 BUILD_DIR [--graph]\n";
 
-my @objects = map { glob("$build/$_/*.o") } ('pgbench.p', 'src/libpgbench_core.a.p');
+# The executable's own objects, and those of every library built under
+# src/ (the core library, the libpq session's, any a subfolder adds).
+my @objects = glob("$build/pgbench.p/*.o");
+find(sub { push @objects, $File::Find::name if /\.o$/ }, "$build/src") if -d "$build/src";
 die "check-file-loops: no objects of the program under $build (build it first)\n"
   unless @objects;
 
+# Each object's source file, from meson's compile_commands.json: a path
+# in the build's source tree (meson-info.json) as it is ("src/init.c"); a
+# file generated in the build directory by the one it comes from
+# ("lexer/exprscan.l").
+my $build_abs = abs_path($build);
+my $top = abs_path(dirname(abs_path($0)) . '/..');
+if (open(my $info, '<', "$build/meson-info/meson-info.json"))
+{
+	local $/;
+	my $source = decode_json(<$info>)->{directories}{source};
+	$top = abs_path($source) // $top if defined $source;
+}
+my %source_of;
+if (open(my $fh, '<', "$build/compile_commands.json"))
+{
+	local $/;
+	for my $entry (@{ decode_json(<$fh>) })
+	{
+		my $object = abs_path(File::Spec->rel2abs($entry->{output}, $entry->{directory})) // next;
+		my $file = File::Spec->rel2abs($entry->{file}, $entry->{directory});
+		$file = abs_path($file) // $file;
+		if (index($file, "$build_abs/") == 0)
+		{
+			$file = substr($file, length($build_abs) + 1);
+			$file =~ s{^(lexer/\w+)\.c$}{$1.l} or $file =~ s{^(grammar/\w+)\.c$}{$1.y}
+			  or $file .= ' (generated)';
+		}
+		elsif (index($file, "$top/") == 0)
+		{
+			$file = substr($file, length($top) + 1);
+		}
+		$source_of{$object} = $file;
+	}
+}
+
+# Without compile_commands.json, from the object's name:
 # "meson-generated_.._.._lexer_exprscan.c.o" -> "lexer/exprscan.l",
 # "src_main.c.o" -> "src/main.c", "init.c.o" -> "src/init.c".
 sub file_of
 {
 	my ($object) = @_;
+	my $known = $source_of{ abs_path($object) // $object };
+	return $known if defined $known;
 	my ($name) = $object =~ m{([^/]+)\.o$};
 	return "lexer/$1.l" if $name =~ /_lexer_(\w+)\.c$/;
 	return "grammar/$1.y" if $name =~ /_grammar_(\w+)\.c$/;
