@@ -48,7 +48,7 @@ typedef struct bench_state
 	int			nworkers_ready; /* workers prepared, to clean up */
 	bool		barrier_ready;
 	bool		sync_ready;		/* launch_lock and launch_cond initialized */
-	stats_gate gate;			/* -P: the timer waits for the workers on it */
+	stats_gate	gate;			/* -P: the timer waits for the workers on it */
 	bool		gate_ready;
 	progress_source *sources;	/* -P: what the timer reads of each worker */
 	char		server_version[64]; /* as the banner shows it; "" before */
