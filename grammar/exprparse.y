@@ -52,6 +52,14 @@ typedef struct expr_parse_state
 {
 /* Scanner side (exprscan.l). */
 int			expr_yylex(EXPR_YYSTYPE *lval, void *scanner);
+
+/* The longest text expr_scan_begin takes (flex counts in int). */
+#define EXPR_SCAN_MAX_LEN ((size_t) INT32_MAX - 2)
+
+/*
+ * A scanner over text[0..len); NULL (nothing to end) when len is over
+ * EXPR_SCAN_MAX_LEN.  Out of memory stops the process (xalloc.h).
+ */
 void	   *expr_scan_begin(expr_parse_state *ps, const char *text, size_t len);
 void		expr_scan_to_end_of_line(void *scanner);
 void		expr_scan_end(void *scanner);

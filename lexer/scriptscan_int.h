@@ -32,7 +32,28 @@ typedef struct sscan_sql_text
 	int			nstatements;	/* 1 + number of "\;" separators */
 } sscan_sql_text;
 
-sscan	   *sscan_create(const char *text);
+/*
+ * The longest script the scanner takes: flex counts a token's length in
+ * an int, and one token may be as long as the text.
+ */
+#define SSCAN_MAX_TEXT ((size_t) 1 << 30)
+
+/* What sscan_create says. */
+typedef enum sscan_status
+{
+	SSCAN_OK,
+	SSCAN_TOO_LONG,				/* text is over SSCAN_MAX_TEXT bytes */
+	SSCAN_NO_SCANNER,			/* flex could not make a scanner */
+} sscan_status;
+
+/*
+ * A scanner over text (NUL-terminated, kept by the caller until
+ * sscan_destroy) into *out; *out is NULL unless SSCAN_OK.  Bad input is
+ * never an error here: the compiler judges what the scanner hands out.
+ * Out of memory stops the process (xalloc.h): scripts are compiled at
+ * start-up only.
+ */
+sscan_status sscan_create(const char *text, sscan **out);
 void		sscan_destroy(sscan *scan);
 
 /*

@@ -48,7 +48,7 @@ typedef struct bench_state
 	int			nworkers_ready; /* workers prepared, to clean up */
 	bool		barrier_ready;
 	bool		sync_ready;		/* launch_lock and launch_cond initialized */
-	progress_gate gate;			/* -P: the timer waits for the workers on it */
+	stats_gate	gate;			/* -P: the timer waits for the workers on it */
 	bool		gate_ready;
 	progress_source *sources;	/* -P: what the timer reads of each worker */
 	char		server_version[64]; /* as the banner shows it; "" before */
@@ -92,13 +92,13 @@ print_version(FILE *out, PGconn *conn, char *keep, size_t keep_len)
 	fflush(out);
 }
 
+/* Whether a builtin script runs: then the scale is pgbench_branches' count. */
 static bool
 uses_builtin_script(const script_set *set)
 {
 	for (int i = 0; i < set->nscripts; i++)
-		for (int b = 0; b < builtin_script_count; b++)
-			if (strcmp(set->scripts[i].desc, builtin_scripts[b].desc) == 0)
-				return true;
+		if (set->scripts[i].builtin)
+			return true;
 	return false;
 }
 
@@ -501,7 +501,7 @@ free_state(bench_state *bs)
 		pthread_mutex_destroy(&bs->shared.launch_lock);
 	}
 	if (bs->gate_ready)
-		progress_gate_destroy(&bs->gate);
+		stats_gate_destroy(&bs->gate);
 	free(bs->sources);
 	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
@@ -523,7 +523,7 @@ init_progress(bench_state *bs)
 	int			n = bs->cfg.nthreads;
 
 	bs->sources = calloc((size_t) n, sizeof(progress_source));
-	if (bs->sources == NULL || !progress_gate_init(&bs->gate, n))
+	if (bs->sources == NULL || !stats_gate_init(&bs->gate, n))
 		return false;
 	bs->gate_ready = true;
 	bs->shared.gate = &bs->gate;
@@ -691,15 +691,13 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	memset(in, 0, sizeof(*in));
 	for (int i = 0; i < ctx->nthreads; i++)
 	{
-		const worker *w = &bs->workers[i];
+		worker_summary ws = worker_summarize(&bs->workers[i]);
 
-		for (int j = 0; j < w->nclients; j++)
-			if (w->clients[j].state == CSTATE_ABORTED ||
-				(signo == 0 && w->clients[j].state != CSTATE_FINISHED))
-				in->aborted = true;
-		stats_run_merge(total, &w->stats);
-		if (bench_start == 0 || w->bench_start < bench_start)
-			bench_start = w->bench_start;
+		if (ws.aborted > 0 || (signo == 0 && ws.finished < ws.nclients))
+			in->aborted = true;
+		stats_run_merge(total, ws.stats);
+		if (bench_start == 0 || ws.bench_start < bench_start)
+			bench_start = ws.bench_start;
 	}
 	in->cfg = ctx;
 	in->scale = info->scale;

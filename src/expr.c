@@ -433,6 +433,11 @@ expr_parse(const char *line, size_t start, struct var_symtab *symtab,
 	err->column = -1;
 
 	scanner = expr_scan_begin(&ps, line + start, expr_command_length(line + start));
+	if (scanner == NULL)
+	{
+		expr_set_error(&ps, false, "expression too long", NULL, 0);
+		return NULL;
+	}
 	rc = expr_yyparse(scanner, &ps);
 	if (rc != 0)
 	{

@@ -1,7 +1,8 @@
 /*
- * init_int.h — what the files of the init unit share among themselves
- * (init.c, init_parallel.c); not part of the unit's contract, which is
- * init.h.
+ * init_int.h — what the files of the init unit share among themselves;
+ * not part of the unit's contract, which is init.h.  The files are layers
+ * and call only downwards: init.c (the steps) -> init_parallel.c (their
+ * -j N variants) -> init_base.c (cancellation, statements, progress lines).
  */
 #ifndef PGBENCH_INIT_INT_H
 #define PGBENCH_INIT_INT_H
@@ -22,14 +23,21 @@ typedef struct init_ctx
 	struct ipar_pool *pool;		/* -j N > 1: opened by the first parallel step */
 } init_ctx;
 
+/* ---- init_base.c ---- */
+
+/*
+ * SIGINT sends a cancel request for conn's running statement (unless
+ * SIGINT was ignored at start); teardown restores the default action and
+ * frees the handle.  Start-up code, main thread only.
+ */
+void		init_cancel_setup(PGconn *conn);
+void		init_cancel_teardown(void);
+
 /* Set by SIGINT: the loaders stop sending rows. */
 extern volatile sig_atomic_t init_cancel_requested;
 
 /* Every connection in handles[0..n) gets a cancel request on SIGINT too. */
 void		init_cancel_add_extra(PGcancel **handles, int n);
-
-/* pgbench's TRUNCATE of the four tables before generating data. */
-extern const char init_truncate_sql[];
 
 /*
  * Run one statement that returns no rows on conn; on failure print
@@ -61,8 +69,10 @@ void		init_on_progress(void *arg, int64_t done);
 /* Ends a terminal's progress line: a newline (16) or blanks (17 on). */
 void		init_progress_end(const init_progress *prog);
 
+/* ---- init_parallel.c ---- */
+
 /*
- * The parallel variants of the steps (init_parallel.c), for -j N > 1.
+ * The parallel variants of the steps, for -j N > 1.
  * ipar_generate_client and ipar_generate_server load a partitioned
  * pgbench_accounts after the sequential part of step g/G has truncated the
  * tables and loaded the small ones (committed).

@@ -23,13 +23,6 @@
 
 /* ---- getopt_long's arrays, from the table ---------------------------------- */
 
-bool
-options_row_in_compat(const opt_def *def, int compat)
-{
-	return (def->min_compat == 0 || compat >= def->min_compat) &&
-		(def->max_compat == 0 || compat <= def->max_compat);
-}
-
 /* Whether def is one of getopt_long's options in mode compat. */
 static bool
 is_getopt_row(const opt_def *def, int compat)
@@ -638,6 +631,14 @@ options_parse(pgb_options *opts, int argc, char **argv)
 	st.progname = argc > 0 ? (slash ? slash + 1 : argv[0]) : "pgbench";
 
 	status = parse_arguments(&st, argc, argv);
+	if (status == OPT_SHOW_HELP || status == OPT_SHOW_VERSION)
+	{
+		if (status == OPT_SHOW_HELP)
+			options_print_help(st.progname, opts->compat);
+		else
+			options_print_version(opts->compat);
+		status = OPT_EXIT_OK;
+	}
 
 	free(st.init_steps);
 	free(st.defines);

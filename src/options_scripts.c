@@ -76,8 +76,10 @@ options_find_builtin(const char *name)
 	return NULL;
 }
 
+/* Compile and append a script; builtin marks one made from a builtin. */
 static bool
-compile_script(pgb_options *opts, const char *source, const char *text, int weight)
+compile_script(pgb_options *opts, const char *source, const char *text, int weight,
+			   bool builtin)
 {
 	script_error err;
 
@@ -88,6 +90,7 @@ compile_script(pgb_options *opts, const char *source, const char *text, int weig
 		script_error_clear(&err);
 		return false;
 	}
+	opts->scripts->scripts[opts->scripts->nscripts - 1].builtin = builtin;
 	return true;
 }
 
@@ -97,7 +100,7 @@ options_add_builtin(pgb_options *opts, const char *name, int weight)
 	const builtin_script *builtin = options_find_builtin(name);
 
 	return builtin != NULL &&
-		compile_script(opts, builtin->desc, builtin->script, weight);
+		compile_script(opts, builtin->desc, builtin->script, weight, true);
 }
 
 /* Whole contents of fp, NUL-terminated; NULL with errno set on a read error. */
@@ -151,7 +154,7 @@ add_file(pgb_options *opts, const char *filename, int weight)
 		fclose(fp);
 	if (text == NULL)
 		return false;
-	ok = compile_script(opts, filename, text, weight);
+	ok = compile_script(opts, filename, text, weight, false);
 	free(text);
 	return ok;
 }

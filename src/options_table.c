@@ -138,15 +138,13 @@ options_set_seed(pgb_options *opts, const char *text, const char *origin)
 static int
 show_help(opt_parse *st, const opt_def *def, const char *arg)
 {
-	options_print_help(st->progname, st->opts->compat);
-	return OPT_EXIT_OK;
+	return OPT_SHOW_HELP;
 }
 
 static int
 show_version(opt_parse *st, const opt_def *def, const char *arg)
 {
-	options_print_version(st->opts->compat);
-	return OPT_EXIT_OK;
+	return OPT_SHOW_VERSION;
 }
 
 static int
@@ -766,6 +764,13 @@ const opt_def options_table[] = {
 };
 
 const int	options_table_size = (int) PGB_LENGTHOF(options_table);
+
+bool
+options_row_in_compat(const opt_def *def, int compat)
+{
+	return (def->min_compat == 0 || compat >= def->min_compat) &&
+		(def->max_compat == 0 || compat <= def->max_compat);
+}
 
 /* ---- the database name as the report files show it ---- */
 

@@ -1,7 +1,8 @@
 /*
- * progress.c — the -P reports: the seqlock slots workers publish their
- * totals in, the line format, and the main thread's timer that sums the
- * slots on an absolute schedule.
+ * progress.c — the -P reports: the line format, and the main thread's
+ * timer that sums the workers' published totals (stats_slot, stats.h) on
+ * an absolute schedule.  It reads and prints; nothing of the engine calls
+ * it but the orchestrator that starts the timer.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -13,81 +14,6 @@
 #include "pgbench/report.h"
 
 #define USEC_PER_SEC INT64_C(1000000)
-
-/* ---- the slots ---------------------------------------------------------- */
-
-#define STORE(field, value) atomic_store_explicit(&slot->field, (value), memory_order_relaxed)
-#define LOAD(field) atomic_load_explicit(&slot->field, memory_order_relaxed)
-
-void
-progress_slot_init(progress_slot *slot)
-{
-	atomic_init(&slot->seq, 0);
-#define INIT_COUNTER(field, json_name, kind) atomic_init(&slot->field, 0);
-	STATS_COUNTERS(INIT_COUNTER)
-#undef INIT_COUNTER
-#define INIT_SUM(name, member) atomic_init(&slot->name, 0.0);
-	STATS_SUMS(INIT_SUM)
-#undef INIT_SUM
-}
-
-/*
- * The writer half of the seqlock: mark the slot busy (odd), and only then
- * (release fence) store the fields; the final even value is a release
- * store, so a reader that sees it sees every field before it.
- */
-void
-progress_publish(progress_slot *slot, const stats_data *total)
-{
-	unsigned	seq = atomic_load_explicit(&slot->seq, memory_order_relaxed);
-
-	atomic_store_explicit(&slot->seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
-#define STORE_COUNTER(field, json_name, kind) STORE(field, total->field);
-	STATS_COUNTERS(STORE_COUNTER)
-#undef STORE_COUNTER
-#define STORE_SUM(name, member) STORE(name, total->member);
-	STATS_SUMS(STORE_SUM)
-#undef STORE_SUM
-	atomic_store_explicit(&slot->seq, seq + 2, memory_order_release);
-}
-
-/*
- * The reader half: copy the fields between two reads of an even, equal
- * sequence number; the acquire fence keeps the second read after the
- * copies.  A writer publishes in a few nanoseconds, so retries are rare.
- */
-void
-progress_collect(progress_slot *slot, stats_data *acc)
-{
-	stats_data	copy;
-	unsigned	before,
-				after;
-
-	memset(&copy, 0, sizeof(copy));
-	do
-	{
-		before = atomic_load_explicit(&slot->seq, memory_order_acquire);
-#define LOAD_COUNTER(field, json_name, kind) copy.field = LOAD(field);
-		STATS_COUNTERS(LOAD_COUNTER)
-#undef LOAD_COUNTER
-#define LOAD_SUM(name, member) copy.member = LOAD(name);
-		STATS_SUMS(LOAD_SUM)
-#undef LOAD_SUM
-		atomic_thread_fence(memory_order_acquire);
-		after = atomic_load_explicit(&slot->seq, memory_order_relaxed);
-	} while ((before & 1) != 0 || before != after);
-
-#define ADD_COUNTER(field, json_name, kind) acc->field += copy.field;
-	STATS_COUNTERS(ADD_COUNTER)
-#undef ADD_COUNTER
-#define ADD_SUM(name, member) acc->member += copy.member;
-	STATS_SUMS(ADD_SUM)
-#undef ADD_SUM
-}
-
-#undef STORE
-#undef LOAD
 
 /* ---- the line ----------------------------------------------------------- */
 
@@ -170,47 +96,6 @@ progress_format_line(char *buf, size_t len, const progress_format *fmt,
 		append_percentiles(buf, len, &pos, fmt, iv);
 	append(buf, len, &pos, "\n");
 	return pos;
-}
-
-/* ---- the gate ----------------------------------------------------------- */
-
-bool
-progress_gate_init(progress_gate *gate, int nworkers)
-{
-	pthread_condattr_t attr;
-	bool		ok;
-
-	gate->running = nworkers;
-	if (pthread_mutex_init(&gate->lock, NULL) != 0)
-		return false;
-	if (pthread_condattr_init(&attr) != 0)
-	{
-		pthread_mutex_destroy(&gate->lock);
-		return false;
-	}
-	/* the timer's deadlines are pgb_time_now values */
-	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
-		pthread_cond_init(&gate->cond, &attr) == 0;
-	pthread_condattr_destroy(&attr);
-	if (!ok)
-		pthread_mutex_destroy(&gate->lock);
-	return ok;
-}
-
-void
-progress_gate_leave(progress_gate *gate)
-{
-	pthread_mutex_lock(&gate->lock);
-	gate->running--;
-	pthread_cond_signal(&gate->cond);
-	pthread_mutex_unlock(&gate->lock);
-}
-
-void
-progress_gate_destroy(progress_gate *gate)
-{
-	pthread_cond_destroy(&gate->cond);
-	pthread_mutex_destroy(&gate->lock);
 }
 
 /* ---- the timer ---------------------------------------------------------- */
@@ -318,7 +203,7 @@ print_report(progress_state *ps, pg_time_usec_t now)
 
 	memset(&cur, 0, sizeof(cur));
 	for (int t = 0; t < ps->nsources; t++)
-		progress_collect(ps->sources[t].slot, &cur);
+		stats_slot_collect(ps->sources[t].slot, &cur);
 	figures_interval(&cur, &ps->last, now - ps->last_report, &iv);
 	if (ps->with_hist)
 		figures_interval_percentiles(&iv, interval_hist(ps), ps->fmt.npercentiles,
@@ -336,7 +221,7 @@ print_report(progress_state *ps, pg_time_usec_t now)
 
 void
 progress_run(const run_config *cfg, const progress_source *sources, int nsources,
-			 progress_gate *gate, pg_time_usec_t origin)
+			 stats_gate *gate, pg_time_usec_t origin)
 {
 	progress_state ps;
 	pg_time_usec_t period = USEC_PER_SEC * cfg->progress_sec;

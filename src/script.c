@@ -777,7 +777,16 @@ script_compile(script_set *set, const char *source, const char *text,
 
 	error_init(err);
 	ctx.text_len = strlen(text);
-	ctx.scan = sscan_create(text);
+	switch (sscan_create(text, &ctx.scan))
+	{
+		case SSCAN_OK:
+			break;
+		case SSCAN_TOO_LONG:
+			return plain_error(err, "script \"%s\" is too long (more than %zu bytes)",
+							   source, SSCAN_MAX_TEXT);
+		case SSCAN_NO_SCANNER:
+			return plain_error(err, "could not make a scanner for script \"%s\"", source);
+	}
 	ok = parse_commands(&ctx);
 	sscan_destroy(ctx.scan);
 
@@ -796,6 +805,7 @@ script_compile(script_set *set, const char *source, const char *text,
 
 	s = &set->scripts[set->nscripts++];
 	s->desc = pgb_strdup(source);
+	s->builtin = false;
 	s->weight = weight;
 	s->ncommands = ctx.ncmds;
 	s->commands = ctx.cmds;

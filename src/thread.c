@@ -27,7 +27,7 @@ worker_prepare(worker *w)
 	w->entries = calloc((size_t) (w->nclients > 0 ? w->nclients : 1), sizeof(loop_entry));
 	if (w->ws == NULL || w->entries == NULL)
 		return false;
-	progress_slot_init(&w->progress);
+	stats_slot_init(&w->progress);
 	w->log_error[0] = '\0';
 	if (!stats_run_init(&w->stats, cfg->scripts->nscripts, cfg->total_commands))
 		return false;
@@ -628,6 +628,6 @@ worker_main(void *arg)
 	finish_log(w);
 	/* tell the progress timer that one more worker is done */
 	if (sh->gate != NULL)
-		progress_gate_leave(sh->gate);
+		stats_gate_leave(sh->gate);
 	return NULL;
 }

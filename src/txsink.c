@@ -40,7 +40,7 @@ tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now)
 	if (sink->log != NULL)
 		txlog_add(sink->log, tx, pgb_time_to_epoch(now), sink->sample_rs);	/* an error is kept in the log */
 	if (sink->progress != NULL)
-		progress_publish(sink->progress, &stats->total);
+		stats_slot_publish(sink->progress, &stats->total);
 	if (sink->per_script)
 		stats_data_add(&stats->per_script[tx->script_no], tx->outcome, tx->latency,
 					   tx->lag, tx->tries, sink->keep_lag);

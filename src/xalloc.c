@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgbench/diag.h"
 #include "pgbench/xalloc.h"
 
 static void *
@@ -51,4 +52,11 @@ pgb_strndup(const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	return copy;
+}
+
+void
+pgb_fatal_internal(const char *where, const char *what)
+{
+	diag_error("internal error in %s: %s", where, what);
+	exit(EXIT_FAILURE);
 }

@@ -7,6 +7,10 @@
  *
  * Adding an option is one row in options_table (src/options_table.c) plus
  * its field in pgb_options.
+ *
+ * The unit's files call one way: options.c (the parse) -> options_help.c
+ * (--help, -V) and options_table.c (the table, its handlers, which return
+ * what the parse must do) -> options_scripts.c (-b, -f, -N, -S).
  */
 #ifndef PGBENCH_OPTIONS_TABLE_H
 #define PGBENCH_OPTIONS_TABLE_H
@@ -20,6 +24,8 @@
 #define OPT_CONTINUE (-1)			/* go on */
 #define OPT_EXIT_OK 0				/* done (-b list, --show-script, --help): exit 0 */
 #define OPT_EXIT_FAIL 1				/* bad usage, message printed: exit 1 */
+#define OPT_SHOW_HELP (-2)			/* --help: options_parse prints it, exits 0 */
+#define OPT_SHOW_VERSION (-3)		/* -V: options_parse prints it, exits 0 */
 
 #define DEFAULT_INIT_STEPS "dtgvp"
 #define ALLOWED_INIT_STEPS "dtgGvpf"
@@ -136,7 +142,9 @@ int			options_set_compat(pgb_options *opts, const char *value, const char *what)
 /*
  * Called with the option's argument (NULL when it has none) after its
  * opt_set field, if any, was set; returns OPT_CONTINUE or an exit code,
- * after printing pgbench's message.
+ * after printing pgbench's message, or OPT_SHOW_HELP / OPT_SHOW_VERSION
+ * for options_parse to print (the table lies below the parser and the
+ * printers of --help and -V, which read the table: it never calls them).
  */
 typedef int (*opt_handler) (opt_parse *st, const opt_def *def, const char *arg);
 
@@ -184,7 +192,7 @@ extern const int options_table_size;
 /*
  * Apply one option: mark its mode, set its opt_set field (printing
  * pgbench's message for a bad integer), then run its handler.  Returns
- * OPT_CONTINUE or an exit code.
+ * OPT_CONTINUE, an exit code, OPT_SHOW_HELP or OPT_SHOW_VERSION.
  */
 int			options_apply(opt_parse *st, const opt_def *def, const char *arg);
 

@@ -1,7 +1,7 @@
 /*
- * progress.h — the -P progress reports: the snapshot of its running totals
- * that each worker publishes, and the timer, run by the main thread, that
- * sums the snapshots every N seconds and prints pgbench's line on stderr:
+ * progress.h — the -P progress reports: the timer, run by the main thread,
+ * that sums the totals each worker publishes (stats_slot, stats.h) every N
+ * seconds and prints pgbench's line on stderr:
  *
  *   progress: 5.0 s, 1234.5 tps, lat 0.808 ms stddev 0.123, 0 failed
  *
@@ -11,23 +11,16 @@
  * Our --percentiles appends ", p50/p90/p99 A/B/C ms" (latency percentiles
  * of the interval; see doc/report.md).
  *
- * Sharing.  A slot is a seqlock: its owner (one worker) is the only writer
- * and never waits; a reader retries while a write is under way, so it
- * always sums totals of whole transactions.  Every field is an atomic
- * accessed with relaxed ordering plus the two fences of the seqlock: no
- * lock, no read-modify-write, and no data race for the compiler or TSan.
- * The timer waits on an absolute schedule (origin + k * N) and does not
- * depend on any worker being on time.
- *
- * This unit knows nothing of threads or workers: the timer reads what
- * each worker shares through a progress_source, and learns that the run
- * is over through a progress_gate that every worker leaves when done.
+ * This unit only reads and prints: the engine publishes through stats and
+ * never calls it.  The timer waits on an absolute schedule (origin + k * N)
+ * and does not depend on any worker being on time.  It knows nothing of
+ * threads or workers: it reads what each worker shares through a
+ * progress_source, and learns that the run is over through a stats_gate
+ * that every worker leaves when done.
  */
 #ifndef PGBENCH_PROGRESS_H
 #define PGBENCH_PROGRESS_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "pgbench/common.h"
@@ -35,35 +28,6 @@
 #include "pgbench/histogram.h"
 #include "pgbench/runconf.h"
 #include "pgbench/stats.h"
-
-/*
- * One worker's published totals: every counter of STATS_COUNTERS and
- * every sum of STATS_SUMS (stats.h), the subset of stats_data -P shows.
- */
-typedef struct progress_slot
-{
-	_Alignas(64) atomic_uint seq;	/* odd while the owner is writing */
-#define PROGRESS_COUNTER_FIELD(field, json_name, kind) _Atomic int64_t field;
-	STATS_COUNTERS(PROGRESS_COUNTER_FIELD)
-#undef PROGRESS_COUNTER_FIELD
-/* a member name cannot be parenthesized */
-#define PROGRESS_SUM_FIELD(name, member) _Atomic double name;	/* NOLINT(bugprone-macro-parentheses) */
-	STATS_SUMS(PROGRESS_SUM_FIELD)
-#undef PROGRESS_SUM_FIELD
-} progress_slot;
-
-/* Zero a slot before its worker starts. */
-void		progress_slot_init(progress_slot *slot);
-
-/* Publish the owner's current totals.  Owner thread only; never blocks. */
-void		progress_publish(progress_slot *slot, const stats_data *total);
-
-/*
- * Add a consistent copy of the slot's totals into acc (counts, sums of
- * latency, latency squared and lag; min and max are not published).  Any
- * thread.
- */
-void		progress_collect(progress_slot *slot, stats_data *acc);
 
 /* What decides the shape of a progress line; fixed for a run. */
 typedef struct progress_format
@@ -90,43 +54,16 @@ size_t		progress_format_line(char *buf, size_t len, const progress_format *fmt,
 								 const interval_figures *iv, double when);
 
 /*
- * What the timer reads of one worker while it runs: its slot, and its
- * overall latency histogram (written with hist_add_shared) or NULL when
- * it keeps none.  Both stay valid until progress_run returns.
+ * What the timer reads of one worker while it runs: its published totals
+ * (stats_slot, stats.h), and its overall latency histogram (written with
+ * hist_add_shared) or NULL when it keeps none.  Both stay valid until
+ * progress_run returns.
  */
 typedef struct progress_source
 {
-	progress_slot *slot;
+	stats_slot *slot;
 	const hist *latency_hist;
 } progress_source;
-
-/*
- * The end of the run, as the timer waits for it: the count of workers
- * still running, under a mutex, with a condition variable whose timed
- * waits use pgb_time_now's clock (CLOCK_MONOTONIC).
- */
-typedef struct progress_gate
-{
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int			running;		/* workers not yet done; under lock */
-} progress_gate;
-
-/*
- * Set up gate for nworkers workers.  Returns false when the mutex or the
- * condition variable cannot be made (then nothing needs destroying).
- * Main thread, before the workers start.
- */
-bool		progress_gate_init(progress_gate *gate, int nworkers);
-
-/*
- * A worker is done (after its last publish and its log): one fewer runs,
- * and the timer wakes up.  Each worker calls it exactly once; any thread.
- */
-void		progress_gate_leave(progress_gate *gate);
-
-/* Release the gate's mutex and condition variable, after the joins. */
-void		progress_gate_destroy(progress_gate *gate);
 
 /*
  * The timer: from origin, every cfg->progress_sec seconds, sum the
@@ -136,6 +73,6 @@ void		progress_gate_destroy(progress_gate *gate);
  * run.
  */
 void		progress_run(const run_config *cfg, const progress_source *sources,
-						 int nsources, progress_gate *gate, pg_time_usec_t origin);
+						 int nsources, stats_gate *gate, pg_time_usec_t origin);
 
 #endif

@@ -144,6 +144,9 @@ typedef struct command
 typedef struct script
 {
 	char	   *desc;			/* file name or "<builtin: ...>" */
+	bool		builtin;		/* made from a builtin script (-b, -N, -S, the
+								 * default): the run reads the scale from
+								 * pgbench_branches */
 	int			weight;
 	int			ncommands;
 	command   **commands;
@@ -189,9 +192,10 @@ script_set *script_set_create(void);
 void		script_set_free(script_set *set);
 
 /*
- * Compile script text (from file source) and append it with weight.
- * Returns false with *err filled; err->line must be freed with
- * script_error_clear.  An empty script is an error, as in pgbench.
+ * Compile script text (from file source) and append it with weight (not
+ * marked builtin; whoever compiles a builtin sets the flag).  Returns false
+ * with *err filled; err->line must be freed with script_error_clear.  An
+ * empty script is an error, as in pgbench.
  */
 bool		script_compile(script_set *set, const char *source, const char *text,
 						   int weight, script_error *err);

@@ -10,6 +10,9 @@
 #ifndef PGBENCH_STATS_H
 #define PGBENCH_STATS_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "pgbench/common.h"
 #include "pgbench/histogram.h"
 #include "pgbench/reconnect.h"
@@ -49,7 +52,7 @@ typedef enum stats_counter_kind
 /*
  * The int64 transaction counters of stats_data, listed once, in the order
  * --report-json prints them within each kind: X(field, json_name, kind).
- * The struct, its merge, the progress slots (fields, publish, collect),
+ * The struct, its merge, the published slots (fields, publish, collect),
  * the failure and transaction sums and the JSON counts all loop over this
  * list, so a new counter is one line here plus the places that print it
  * in a format of their own (the text report, -P lines, -l aggregates).
@@ -259,5 +262,70 @@ stats_run_record_latency(stats_run *sr, int script_index, double latency_us)
  * out, or marks the series incomplete).  Not thread-safe: after the join.
  */
 void		stats_run_merge(stats_run *acc, const stats_run *sr);
+
+/*
+ * One worker's published totals (src/stats_slot.c): every counter of
+ * STATS_COUNTERS and every sum of STATS_SUMS, the subset of stats_data
+ * that -P shows.  The engine's transaction sink publishes here after each
+ * transaction; the -P timer (progress.h) collects.
+ *
+ * A slot is a seqlock: its owner (one worker) is the only writer and never
+ * waits; a reader retries while a write is under way, so it always sums
+ * totals of whole transactions.  Every field is an atomic accessed with
+ * relaxed ordering plus the two fences of the seqlock: no lock, no
+ * read-modify-write, and no data race for the compiler or TSan.
+ */
+typedef struct stats_slot
+{
+	_Alignas(64) atomic_uint seq;	/* odd while the owner is writing */
+#define SLOT_COUNTER_FIELD(field, json_name, kind) _Atomic int64_t field;
+	STATS_COUNTERS(SLOT_COUNTER_FIELD)
+#undef SLOT_COUNTER_FIELD
+/* a member name cannot be parenthesized */
+#define SLOT_SUM_FIELD(name, member) _Atomic double name;	/* NOLINT(bugprone-macro-parentheses) */
+	STATS_SUMS(SLOT_SUM_FIELD)
+#undef SLOT_SUM_FIELD
+} stats_slot;
+
+/* Zero a slot before its worker starts. */
+void		stats_slot_init(stats_slot *slot);
+
+/* Publish the owner's current totals.  Owner thread only; never blocks. */
+void		stats_slot_publish(stats_slot *slot, const stats_data *total);
+
+/*
+ * Add a consistent copy of the slot's totals into acc (counts, sums of
+ * latency, latency squared and lag; min and max are not published).  Any
+ * thread.
+ */
+void		stats_slot_collect(stats_slot *slot, stats_data *acc);
+
+/*
+ * The end of the run, as the -P timer (progress_run) waits for it: the count of workers
+ * still running, under a mutex, with a condition variable whose timed
+ * waits use pgb_time_now's clock (CLOCK_MONOTONIC).
+ */
+typedef struct stats_gate
+{
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int			running;		/* workers not yet done; under lock */
+} stats_gate;
+
+/*
+ * Set up gate for nworkers workers.  Returns false when the mutex or the
+ * condition variable cannot be made (then nothing needs destroying).
+ * Main thread, before the workers start.
+ */
+bool		stats_gate_init(stats_gate *gate, int nworkers);
+
+/*
+ * A worker is done (after its last publish and its log): one fewer runs,
+ * and the -P timer wakes up.  Each worker calls it exactly once; any thread.
+ */
+void		stats_gate_leave(stats_gate *gate);
+
+/* Release the gate's mutex and condition variable, after the joins. */
+void		stats_gate_destroy(stats_gate *gate);
 
 #endif

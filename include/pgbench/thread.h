@@ -18,8 +18,8 @@
  * threads share: the barriers, two atomic flags, the stop eventfd and the
  * progress gate.  Everything in a worker is written by its own thread
  * only; the orchestrator reads it after joining, and the progress timer
- * reads only the worker's progress slot and latency histogram counters,
- * both made for concurrent reads (progress.h, histogram.h).
+ * reads only the worker's published slot and latency histogram counters,
+ * both made for concurrent reads (stats.h, histogram.h).
  */
 #ifndef PGBENCH_THREAD_H
 #define PGBENCH_THREAD_H
@@ -28,7 +28,6 @@
 #include <stdatomic.h>
 
 #include "pgbench/client.h"
-#include "pgbench/progress.h"
 #include "pgbench/runconf.h"
 #include "pgbench/stats.h"
 #include "pgbench/txlog.h"
@@ -56,7 +55,7 @@ typedef struct run_shared
 	pthread_cond_t launch_cond;
 	int			launch;			/* under launch_lock: 0 wait, 1 go, -1 the run is off */
 
-	progress_gate *gate;		/* -P: each worker leaves it when done; else NULL */
+	stats_gate *gate;			/* -P: each worker leaves it when done; else NULL */
 	struct rendezvous *rendezvous;	/* --rendezvous: every worker passes it
 									 * after GO; else NULL */
 } run_shared;
@@ -93,7 +92,7 @@ typedef struct worker
 	pg_time_usec_t create_time; /* when the thread was started */
 	pg_time_usec_t bench_start; /* after GO: benchmarking starts */
 	stats_run	stats;			/* this thread's counts; merged after join */
-	progress_slot progress;		/* -P: totals published for the timer */
+	stats_slot	progress;		/* -P: totals published for the timer */
 	txlog		log;			/* -l: opened by the orchestrator, closed here */
 	pg_time_usec_t log_flush_at;	/* the log's next flush; INT64_MAX: no log */
 	char		log_error[TXLOG_PATH_MAX + 128];	/* a log write error; "" if none */
@@ -120,5 +119,23 @@ void		worker_cleanup(worker *w);
  * run) and sets shared->setup_failed.
  */
 void	   *worker_main(void *arg);
+
+/* What a worker's run came to (src/thread_summary.c). */
+typedef struct worker_summary
+{
+	int			nclients;		/* the worker's clients */
+	int			finished;		/* ran to their end (-t reached, -T over) */
+	int			aborted;		/* stopped by an error, their failure printed;
+								 * the rest were stopped by a signal */
+	const stats_run *stats;		/* the worker's counts, to merge */
+	pg_time_usec_t bench_start; /* when it started benchmarking, after GO */
+} worker_summary;
+
+/*
+ * The summary of w's run.  After the join only (it reads the clients'
+ * states, which the worker writes while it runs); the orchestrator asks
+ * this instead of reading the clients.
+ */
+worker_summary worker_summarize(const worker *w);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * txsink.h — where a client's finished transactions and command timings
- * go: the statistics, latency histograms, -l log and -P snapshot of the
- * thread that owns the client.
+ * go: the statistics, latency histograms, -l log and -P snapshot (a
+ * stats_slot, which the -P timer reads) of the thread that owns the
+ * client.  It writes to stats and logs only, never to a printer.
  *
  * The thread fills a tx_sink with pointers to targets it owns and hands it
  * to its clients; a client writes through it and never calls up into the
@@ -11,7 +12,6 @@
 #ifndef PGBENCH_TXSINK_H
 #define PGBENCH_TXSINK_H
 
-#include "pgbench/progress.h"
 #include "pgbench/random.h"
 #include "pgbench/series.h"
 #include "pgbench/stats.h"
@@ -22,7 +22,7 @@ typedef struct tx_sink
 	stats_run  *stats;			/* the thread's counts */
 	txlog	   *log;			/* -l: the thread's log; NULL without */
 	prng_state *sample_rs;		/* --sampling-rate draws for the log */
-	progress_slot *progress;	/* -P: the thread's published totals; NULL without */
+	stats_slot *progress;		/* -P: the thread's published totals; NULL without */
 	bool		keep_lag;		/* -R: schedule lag is counted */
 	int64_t		latency_limit;	/* -L in us; 0: none */
 	bool		per_script;		/* several scripts: count each */

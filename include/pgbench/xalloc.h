@@ -1,7 +1,8 @@
 /*
  * xalloc.h — the one out-of-memory policy of start-up code: allocate or
  * stop the process with pgbench's message ("out of memory", exit 1), as
- * PostgreSQL's pg_malloc family does.
+ * PostgreSQL's pg_malloc family does.  The flex scanners allocate through
+ * it too (their yyalloc, yyrealloc and yyfree are ours).
  *
  * Only code that runs before the worker threads start (options, script
  * compilation, init, run set-up) may call these.  Code reachable from a
@@ -27,5 +28,15 @@ char	   *pgb_strdup(const char *s);
 
 /* A NUL-terminated copy of the first len bytes of s; never returns NULL. */
 char	   *pgb_strndup(const char *s, size_t len);
+
+/*
+ * Stop the process after an internal error of start-up code that leaves
+ * nothing to go on with: "pgbench: error: internal error in WHERE: WHAT",
+ * exit 1, as out of memory does.  For the generated scanners' own fatal
+ * errors (YY_FATAL_ERROR), none of which the scanners' options let happen;
+ * never for bad input, which is a status return with an error record.
+ */
+void		pgb_fatal_internal(const char *where, const char *what)
+			__attribute__((noreturn));
 
 #endif

@@ -3,14 +3,17 @@
  * getopt_long's arrays built to match it) and options_parse on command
  * lines that parse: defaults and the fields derived after parsing (thread
  * clamp, -L in microseconds, init steps after -n / --foreign-keys,
- * partitions, -D values, seeds, script weights), and what depends on the
+ * partitions, -D values, seeds, script weights, the builtin flag of a
+ * script made from a builtin), and what depends on the
  * compatibility mode (-d, --debug, --continue-on-error, getopt's arrays
  * per mode).  Rejected command lines
  * and their messages, and --help, are t/cli.pl's job, against the real
  * pgbench.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pgbench/options_table.h"
 #include "tap.h"
@@ -166,6 +169,51 @@ test_exit_codes(void)
 	tap_is_int(parse(&opts, bad), 1, "bad usage returns 1");
 	tap_is_int(parse(&opts, list), 0, "-b list returns 0");
 	tap_is_int(opts.action, ACTION_EXIT_OK, "-b list action");
+}
+
+/*
+ * A script made from a builtin (-b, -N, -S, the default) carries the
+ * builtin flag, a -f file never does, even one named as a builtin's
+ * description (the flag, not the name, makes the run read the scale).
+ */
+static void
+test_builtin_flag(void)
+{
+	static const char *const builtins[] = {"-b", "select-only", "-N", NULL};
+	static const char *const none[] = {NULL};
+	static const char fake[] = "<builtin: TPC-B (sort of)>";
+	const char *const file[] = {"-f", fake, NULL};
+	char		dir[] = "/tmp/test_options_XXXXXX";
+	char		cwd[4096];
+	pgb_options opts;
+	FILE	   *f;
+
+	tap_is_int(parse(&opts, builtins), -1, "builtin flag: -b and -N parse");
+	tap_ok(opts.scripts->scripts[0].builtin && opts.scripts->scripts[1].builtin,
+		   "builtin flag: set on -b and -N scripts");
+	options_free(&opts);
+	tap_is_int(parse(&opts, none), -1, "builtin flag: the default parses");
+	tap_ok(opts.scripts->scripts[0].builtin, "builtin flag: set on the default script");
+	options_free(&opts);
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL || mkdtemp(dir) == NULL || chdir(dir) != 0)
+	{
+		tap_ok(false, "builtin flag: a temporary directory");
+		return;
+	}
+	f = fopen(fake, "w");
+	if (f != NULL)
+	{
+		fputs("select 1;\n", f);
+		fclose(f);
+	}
+	tap_is_int(parse(&opts, file), -1, "builtin flag: -f parses");
+	tap_is_str(opts.scripts->scripts[0].desc, fake, "builtin flag: the file's name reads as a builtin's");
+	tap_ok(!opts.scripts->scripts[0].builtin, "builtin flag: not set on a -f file");
+	options_free(&opts);
+	unlink(fake);
+	if (chdir(cwd) != 0 || rmdir(dir) != 0)
+		tap_ok(false, "builtin flag: clean up the temporary directory");
 }
 
 /* Whether a parse of args gives opts with a debug flag and a database as expected. */
@@ -444,6 +492,7 @@ main(void)
 		test_init_case(&init_cases[i]);
 	test_defines_and_seed();
 	test_exit_codes();
+	test_builtin_flag();
 	test_mode_options();
 	test_table_rows();
 	test_getopt_arrays(16, short_options_16, long_order_16);

@@ -1,8 +1,8 @@
 /*
  * test_progress.c — the progress unit: the exact -P line for each
  * combination of options (pgbench 16's format plus our percentiles), the
- * seqlock slot (a reader racing a writer only ever sees whole
- * transactions), and the shared histogram add (same buckets as hist_add)
+ * seqlock slot it reads (stats_slot, stats.h: a reader racing a writer
+ * only ever sees whole transactions), and the shared histogram add (same buckets as hist_add)
  * with the per-run histograms merged after join.
  */
 #include <pthread.h>
@@ -103,7 +103,7 @@ test_lines(void)
 
 typedef struct race
 {
-	progress_slot slot;
+	stats_slot slot;
 	atomic_bool done;
 } race;
 
@@ -116,7 +116,7 @@ writer(void *arg)
 	for (int64_t n = 1; n <= RACE_ROUNDS; n++)
 	{
 		sd = totals(n, n, n, n, 2 * n);
-		progress_publish(&r->slot, &sd);
+		stats_slot_publish(&r->slot, &sd);
 	}
 	atomic_store(&r->done, true);
 	return NULL;
@@ -132,7 +132,7 @@ test_seqlock(void)
 				last_cnt = 0,
 				backwards = 0;
 
-	progress_slot_init(&r.slot);
+	stats_slot_init(&r.slot);
 	atomic_init(&r.done, false);
 	pthread_create(&th, NULL, writer, &r);
 	while (!atomic_load(&r.done) || reads == 0)
@@ -140,7 +140,7 @@ test_seqlock(void)
 		stats_data	sd;
 
 		memset(&sd, 0, sizeof(sd));
-		progress_collect(&r.slot, &sd);
+		stats_slot_collect(&r.slot, &sd);
 		/* every field of one snapshot comes from the same publish */
 		if (sd.skipped != sd.cnt || sd.serialization_failures != sd.cnt ||
 			sd.retried != sd.cnt || sd.retries != 2 * sd.cnt ||
@@ -161,8 +161,8 @@ test_seqlock(void)
 		stats_data	sd;
 
 		memset(&sd, 0, sizeof(sd));
-		progress_collect(&r.slot, &sd);
-		progress_collect(&r.slot, &sd);
+		stats_slot_collect(&r.slot, &sd);
+		stats_slot_collect(&r.slot, &sd);
 		tap_is_int(sd.cnt, 2 * RACE_ROUNDS, "collect adds into the accumulator");
 	}
 }
