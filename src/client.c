@@ -6,9 +6,9 @@
  *
  * Hot-path rules kept by the whole unit: no parsing (scripts are
  * compiled), no allocation in steady state (the SQL text buffer and the
- * prepared flags are reused), PQconsumeInput only when the socket was
- * readable and libpq still lacks a whole result, and the clock read at
- * most once per pass.
+ * prepared flags are reused), pgb_session_consume only when the socket
+ * was readable and the session still lacks a whole result, and the clock
+ * read at most once per pass.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,9 +55,9 @@ void
 client_free(client *c)
 {
 	client_disconnect(c);
-	PQclear(c->gset_last);
+	pgb_result_clear(c->gset_last);
 	c->gset_last = NULL;
-	PQclear(c->error_res);
+	pgb_result_clear(c->error_res);
 	c->error_res = NULL;
 	var_store_free(&c->vars);
 	free(c->prepared);
@@ -72,7 +72,7 @@ client_disconnect(client *c)
 {
 	if (c->conn != NULL)
 	{
-		PQfinish(c->conn);
+		pgb_session_close(c->conn);
 		c->conn = NULL;
 	}
 	/* an attempt under way, if any */
@@ -88,7 +88,7 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 		case CSTATE_WAIT_RESULT:
 		case CSTATE_WAIT_PREPARE:
 		case CSTATE_WAIT_ROLLBACK:
-			*fd = PQsocket(c->conn);
+			*fd = pgb_session_socket(c->conn);
 			*event = WAITSET_READ;
 			return CWAIT_SOCKET;
 		case CSTATE_CONNECTING:
@@ -216,9 +216,9 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return next;
 		case CSTATE_ABORTED:
 		case CSTATE_FINISHED:
-			PQclear(c->gset_last);
+			pgb_result_clear(c->gset_last);
 			c->gset_last = NULL;
-			PQclear(c->error_res);
+			pgb_result_clear(c->error_res);
 			c->error_res = NULL;
 			client_disconnect(c);
 			*yield = true;

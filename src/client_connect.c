@@ -1,8 +1,8 @@
 /*
  * client_connect.c — a client's connections: the non-blocking attempt
- * with the deadline libpq leaves to its caller, the short waits when the
- * server's listen queue is full, and under -C the thread's queue for its
- * connect slots.
+ * with the deadline the connection library leaves to its caller, the
+ * short waits when the server's listen queue is full, and under -C the
+ * thread's queue for its connect slots.
  *
  * An attempt is timed from its start to its OK: under -C a client that
  * queues for a slot starts its attempt (and its clock) only once admitted,
@@ -47,7 +47,7 @@ after_step(client *c, conn_step step, pg_time_usec_t now, char *errbuf, size_t e
 			schedule_retry(c, now);
 			return 0;
 		case CONN_STEP_OK:
-			c->conn = conn_attempt_take(&c->connecting);
+			c->conn = pgb_session_take(&c->connecting);
 			return 1;
 		case CONN_STEP_FAILED:
 			break;

@@ -138,10 +138,10 @@ client_state client_held_error_abort(client *c, client_env *env);
 
 /*
  * Next result without blocking (see client_result.c).  waiting is the
- * state to stay in while libpq lacks a whole result.
+ * state to stay in while the session lacks a whole result.
  */
 bool		client_next_result(client *c, client_env *env, client_state waiting,
-							   bool *fresh, PGresult **res, client_state *next);
+							   bool *fresh, pgb_result **res, client_state *next);
 
 /* ---- the error path (client_retry.c) ---- */
 

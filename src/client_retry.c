@@ -49,31 +49,31 @@ discard_until_sync(client *c, client_env *env)
 {
 	bool		synced = false;
 
-	if (!PQpipelineSync(c->conn))
+	if (!pgb_session_pipeline_sync(c->conn))
 	{
 		client_abort(c, env, FAILURE_CLIENT, "failed to send a pipeline sync");
 		return false;
 	}
 	for (;;)
 	{
-		PGresult   *res = PQgetResult(c->conn);
+		pgb_result *res = pgb_session_result(c->conn);
 
-		if (PQstatus(c->conn) == CONNECTION_BAD)
+		if (pgb_session_broken(c->conn))
 		{
-			PQclear(res);
+			pgb_result_clear(res);
 			rollback_failed(c, env, "perhaps the backend died while processing");
 			return false;
 		}
-		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC)
+		if (pgb_result_status(res) == PGB_RES_PIPELINE_SYNC)
 			synced = true;
 		else if (synced && res == NULL)
 			break;
 		else if (res != NULL)
 			synced = false;
-		PQclear(res);
+		pgb_result_clear(res);
 	}
 	c->num_syncs = 0;
-	if (PQexitPipelineMode(c->conn) != 1)
+	if (pgb_session_pipeline_exit(c->conn) != 1)
 	{
 		client_abort(c, env, FAILURE_CLIENT,
 					 "failed to exit pipeline mode for rolling back the failed transaction");
@@ -85,20 +85,20 @@ discard_until_sync(client *c, client_env *env)
 client_state
 client_handle_error(client *c, client_env *env, pg_time_usec_t *now)
 {
-	PGTransactionStatusType status;
+	pgb_tx_status status;
 
-	if (PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF && !discard_until_sync(c, env))
+	if (pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF && !discard_until_sync(c, env))
 		return CSTATE_ABORTED;
 
-	status = PQtransactionStatus(c->conn);
-	if (status == PQTRANS_INTRANS || status == PQTRANS_INERROR)
+	status = pgb_session_tx_status(c->conn);
+	if (status == PGB_TX_INTRANS || status == PGB_TX_INERROR)
 	{
-		if (!PQsendQuery(c->conn, "ROLLBACK"))
+		if (!pgb_session_send_query(c->conn, "ROLLBACK"))
 			return client_abort(c, env, FAILURE_CLIENT,
 								"failed to send sql command for rolling back the failed transaction");
 		return CSTATE_WAIT_ROLLBACK;
 	}
-	if (status == PQTRANS_IDLE)
+	if (status == PGB_TX_IDLE)
 		return after_rollback(c, env, now);
 	return client_abort(c, env, FAILURE_WHILE, "receiving the transaction status");
 }
@@ -106,12 +106,12 @@ client_handle_error(client *c, client_env *env, pg_time_usec_t *now)
 client_state
 client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now)
 {
-	PGresult   *res;
+	pgb_result *res;
 	client_state next;
 
 	/*
 	 * Also reached right after sending the ROLLBACK: the read at once
-	 * then finds nothing, as the PQisBusy-first order would have anyway.
+	 * then finds nothing, as the busy-first order would have anyway.
 	 */
 	bool		fresh = true;
 
@@ -120,13 +120,13 @@ client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now)
 	{
 		if (res == NULL)
 			return after_rollback(c, env, now);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
 		{
-			rollback_failed(c, env, PQerrorMessage(c->conn));
-			PQclear(res);
+			rollback_failed(c, env, pgb_session_error(c->conn));
+			pgb_result_clear(res);
 			return CSTATE_ABORTED;
 		}
-		PQclear(res);
+		pgb_result_clear(res);
 	}
 	return next;
 }

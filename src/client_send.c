@@ -71,13 +71,12 @@ client_send_prepared(client *c, const client_env *env, const command *cmd)
 
 	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, name);
-	return PQsendQueryPrepared(c->conn, name, cmd->sql.nparams, params,
-							   NULL, NULL, 0) != 0;
+	return pgb_session_send_prepared(c->conn, name, cmd->sql.nparams, params) != 0;
 }
 
 /*
  * Send text in the simple or extended mode (the prepared mode is each
- * caller's own): PQsendQuery's or PQsendQueryParams' answer.
+ * caller's own): the session's answer to the send.
  */
 int
 client_send_text(client *c, const client_env *env, const sql_command *sql, const char *text)
@@ -86,9 +85,9 @@ client_send_text(client *c, const client_env *env, const sql_command *sql, const
 
 	client_trace(env, "client %d sending %s", c->id, text);
 	if (env->cfg->query_mode == QUERY_SIMPLE)
-		return PQsendQuery(c->conn, text);
+		return pgb_session_send_query(c->conn, text);
 	client_fill_params(c, sql, params);
-	return PQsendQueryParams(c->conn, text, sql->nparams, NULL, params, NULL, NULL, 0);
+	return pgb_session_send_params(c->conn, text, sql->nparams, params);
 }
 
 client_state
@@ -114,8 +113,7 @@ send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeli
 
 		client_trace(env, "client %d preparing %s", c->id, name);
 		c->prepared[flat] = true;
-		if (!PQsendPrepare(c->conn, name, cmd->sql.param_text,
-						   cmd->sql.nparams, NULL))
+		if (!pgb_session_send_prepare(c->conn, name, cmd->sql.param_text, cmd->sql.nparams))
 			return client_send_failed(c, env, cmd);
 		if (!in_pipeline)
 			return CSTATE_WAIT_PREPARE;
@@ -128,7 +126,7 @@ send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeli
 static client_state
 send_sql(client *c, client_env *env, const command *cmd)
 {
-	bool		in_pipeline = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
+	bool		in_pipeline = pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF;
 	const sql_command *sql = &cmd->sql;
 	int			sent = 0;
 
@@ -214,7 +212,7 @@ client_start_command(client *c, client_env *env, pg_time_usec_t *now)
 
 	if (cmd == NULL)
 	{
-		if (PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF)
+		if (pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF)
 			return client_abort(c, env, FAILURE_CLIENT,
 								"end of script reached with pipeline open");
 		return CSTATE_END_TX;

@@ -290,6 +290,28 @@ run_setshell(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 /* ---- pipelines -------------------------------------------------------- */
 
 /*
+ * Prepare one statement and wait for it, as a blocking prepare does:
+ * pgbench reports a failed PREPARE and lets the execution fail.
+ */
+static void
+prepare_wait(pgb_session *s, const char *name, const command *cmd)
+{
+	pgb_result *res;
+
+	if (!pgb_session_send_prepare(s, name, cmd->sql.param_text, cmd->sql.nparams))
+	{
+		diag_error("%s", pgb_session_error(s));
+		return;
+	}
+	while ((res = pgb_session_result(s)) != NULL)
+	{
+		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
+			diag_error("%s", pgb_session_error(s));
+		pgb_result_clear(res);
+	}
+}
+
+/*
  * Under -M prepared, prepare every SQL command between this
  * \startpipeline and its \endpipeline (blocking, once per connection), as
  * pgbench does so that the pipeline holds no Parse messages.
@@ -306,7 +328,6 @@ prepare_pipeline(const metacmd_env *env)
 	{
 		const command *cmd = s->commands[j];
 		const char *name = env->prepared_names[j];
-		PGresult   *res;
 
 		if (cmd->type == META_COMMAND && cmd->meta == META_ENDPIPELINE)
 			break;
@@ -315,30 +336,16 @@ prepare_pipeline(const metacmd_env *env)
 			continue;
 		if (PGB_UNLIKELY(env->debug))
 			diag_log(DIAG_DEBUG, "client %d preparing %s", env->client_id, name);
-		res = PQprepare(env->conn, name, cmd->sql.param_text, cmd->sql.nparams, NULL);
-		/* pgbench reports a failed PREPARE and lets the execution fail */
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			diag_error("%s", PQerrorMessage(env->conn));
-		PQclear(res);
+		prepare_wait(env->conn, name, cmd);
 		env->prepared[j] = true;
 	}
 	env->prepared[env->command] = true;
 }
 
-static int
-send_pipeline_sync(PGconn *conn)
-{
-#ifdef LIBPQ_HAS_SEND_PIPELINE_SYNC
-	return PQsendPipelineSync(conn);
-#else
-	return PQpipelineSync(conn);
-#endif
-}
-
 static void
 run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 {
-	PGconn	   *conn = env->conn;
+	pgb_session *conn = env->conn;
 
 	switch (cmd->meta)
 	{
@@ -348,22 +355,22 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 								   "cannot use pipeline mode with the simple query protocol");
 			if (env->mode == QUERY_PREPARED)
 				prepare_pipeline(env);
-			if (PQpipelineStatus(conn) != PQ_PIPELINE_OFF)
+			if (pgb_session_pipeline(conn) != PGB_PIPELINE_OFF)
 				return meta_failed(env, out, "startpipeline", "already in pipeline mode");
-			if (PQenterPipelineMode(conn) == 0)
+			if (pgb_session_pipeline_enter(conn) == 0)
 				return meta_failed(env, out, "startpipeline", "failed to enter pipeline mode");
 			return;
 		case META_SYNCPIPELINE:
-			if (PQpipelineStatus(conn) != PQ_PIPELINE_ON)
+			if (pgb_session_pipeline(conn) != PGB_PIPELINE_ON)
 				return meta_failed(env, out, "syncpipeline", "not in pipeline mode");
-			if (send_pipeline_sync(conn) == 0)
+			if (pgb_session_pipeline_send_sync(conn) == 0)
 				return meta_failed(env, out, "syncpipeline", "failed to send a pipeline sync");
 			out->syncs_sent = 1;
 			return;
 		default:				/* META_ENDPIPELINE */
-			if (PQpipelineStatus(conn) != PQ_PIPELINE_ON)
+			if (pgb_session_pipeline(conn) != PGB_PIPELINE_ON)
 				return meta_failed(env, out, "endpipeline", "not in pipeline mode");
-			if (!PQpipelineSync(conn))
+			if (!pgb_session_pipeline_sync(conn))
 				return meta_failed(env, out, "endpipeline", "failed to send a pipeline sync");
 			out->syncs_sent = 1;
 			/* collect every pending result up to the sync */

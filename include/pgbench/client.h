@@ -16,7 +16,7 @@
 #ifndef PGBENCH_CLIENT_H
 #define PGBENCH_CLIENT_H
 
-#include <libpq-fe.h>
+#include "pgbench/session.h"
 
 #include "pgbench/eval.h"
 #include "pgbench/failure.h"
@@ -58,7 +58,7 @@ typedef enum client_state
 	CSTATE_START_TX,
 
 	/*
-	 * A -C connection is being opened without blocking (PQconnectPoll),
+	 * A -C connection is being opened without blocking (conn.h),
 	 * within its connect_timeout; first the client may queue for one of
 	 * its thread's few connect slots, and wait a little before trying
 	 * again when the server's listen queue was full.  Next: START_TX once
@@ -75,7 +75,7 @@ typedef enum client_state
 	 */
 	CSTATE_START_COMMAND,
 
-	/* Wait for the PQsendPrepare result, then send.  Next: WAIT_RESULT. */
+	/* Wait for the PREPARE's result, then send.  Next: WAIT_RESULT. */
 	CSTATE_WAIT_PREPARE,
 
 	/*
@@ -186,7 +186,7 @@ typedef struct client
 {
 	_Alignas(CLIENT_ALIGN) int id;	/* client number, 0-based over the run */
 	client_state state;
-	PGconn	   *conn;			/* NULL between -C transactions and at the end */
+	pgb_session *conn;			/* NULL between -C transactions and at the end */
 	conn_attempt connecting;	/* while connecting (connecting.plan non-NULL) */
 	pg_time_usec_t connect_start;	/* when the pending connect began */
 	pg_time_usec_t connect_retry_at;	/* listen queue full: try again
@@ -202,7 +202,7 @@ typedef struct client
 	bool		elif_pending;	/* reached an \elif by a false branch: evaluate it */
 	int			num_syncs;		/* pipeline syncs sent, results not yet read */
 	int			qrynum;			/* results read so far for the current command */
-	PGresult   *gset_last;		/* \gset: latest result, kept until known last */
+	pgb_result *gset_last;		/* \gset: latest result, kept until known last */
 
 	var_store	vars;			/* this client's variables */
 	prng_state	rs;				/* random state of random*() in scripts */
@@ -217,7 +217,7 @@ typedef struct client
 	int64_t		cnt;			/* transactions accounted (any outcome), for -t */
 	uint32_t	tries;			/* tries of the current transaction */
 	retry_error error;			/* error of the current try (retry.h) */
-	PGresult   *error_res;		/* --continue-on-error: the other SQL error
+	pgb_result *error_res;		/* --continue-on-error: the other SQL error
 								 * of the current try, held until the
 								 * command's results are drained (then the
 								 * client goes on, or aborts with it if the
@@ -290,8 +290,8 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
  * Run the state machine until the client must wait.  *now is the time of
  * this pass (0: not read yet); it is read lazily and kept up to date.
  * A client waiting for its socket is only advanced once the socket is
- * readable (its first read goes straight to PQconsumeInput).  When the
- * client ends in ABORTED, env->failure says why (unless it was already
+ * readable (its first read goes straight to pgb_session_consume).  When
+ * the client ends in ABORTED, env->failure says why (unless it was already
  * reported, e.g. a -T ending); the caller reports and clears it.
  */
 void		client_advance(client *c, client_env *env, pg_time_usec_t *now);

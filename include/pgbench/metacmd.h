@@ -13,7 +13,7 @@
 #ifndef PGBENCH_METACMD_H
 #define PGBENCH_METACMD_H
 
-#include <libpq-fe.h>
+#include "pgbench/session.h"
 
 #include "pgbench/eval.h"
 #include "pgbench/failure.h"
@@ -30,7 +30,7 @@ typedef struct metacmd_env
 	bool		elif_pending;	/* reached this \elif by a false branch */
 	var_store  *vars;			/* the client's variables (\set, \setshell write) */
 	eval_context *ectx;			/* the client's evaluator context */
-	PGconn	   *conn;			/* the client's connection (pipelines) */
+	pgb_session	   *conn;			/* the client's connection (pipelines) */
 	query_mode	mode;			/* -M */
 	bool		debug;			/* -d: trace the command */
 	bool		timer_exceeded; /* -T is over: shell failures are quiet */
