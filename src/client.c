@@ -87,6 +87,7 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 	{
 		case CSTATE_WAIT_RESULT:
 		case CSTATE_WAIT_PREPARE:
+		case CSTATE_DISCARD_PIPELINE:
 		case CSTATE_WAIT_ROLLBACK:
 			*fd = pgb_session_socket(c->conn);
 			*event = WAITSET_READ;
@@ -200,6 +201,10 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return CSTATE_START_COMMAND;
 		case CSTATE_ERROR:
 			return client_handle_error(c, env, now);
+		case CSTATE_DISCARD_PIPELINE:
+			next = client_discard_pipeline(c, env, now);
+			*yield = next == CSTATE_DISCARD_PIPELINE;
+			return next;
 		case CSTATE_WAIT_ROLLBACK:
 			next = client_wait_rollback(c, env, now);
 			*yield = next == CSTATE_WAIT_ROLLBACK;

@@ -90,6 +90,12 @@ client_state client_send_failed(const client *c, client_env *env, const command 
 int			client_send_text(client *c, const client_env *env, const sql_command *sql,
 							 const char *text);
 
+/*
+ * WAIT_PREPARE of a \startpipeline (its PREPAREs under -M prepared) has
+ * read a PREPARE's results: the next one, or into the pipeline.
+ */
+client_state client_meta_resume(client *c, client_env *env);
+
 /* The values of an SQL command's $1..$n, NULL for an unset variable. */
 static inline void
 client_fill_params(client *c, const sql_command *sql, const char **params)
@@ -146,6 +152,7 @@ bool		client_next_result(client *c, client_env *env, client_state waiting,
 /* ---- the error path (client_retry.c) ---- */
 
 client_state client_handle_error(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_discard_pipeline(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_retry(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_fail_transaction(client *c, client_env *env, pg_time_usec_t *now);

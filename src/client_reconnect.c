@@ -33,6 +33,7 @@ transaction_in_flight(client_state state)
 		case CSTATE_SLEEP:
 		case CSTATE_END_COMMAND:
 		case CSTATE_ERROR:
+		case CSTATE_DISCARD_PIPELINE:
 		case CSTATE_WAIT_ROLLBACK:
 		case CSTATE_RETRY:
 		case CSTATE_FAILURE:

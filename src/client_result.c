@@ -28,7 +28,7 @@ client_next_result(client *c, client_env *env, client_state waiting, bool *fresh
 		{
 			if (c->error_res != NULL)
 				*next = client_held_error_abort(c, env);
-			else if (waiting == CSTATE_WAIT_ROLLBACK)
+			else if (waiting == CSTATE_WAIT_ROLLBACK || waiting == CSTATE_DISCARD_PIPELINE)
 				*next = client_abort(c, env, FAILURE_WHILE,
 									 "rolling back the transaction after an error; %s",
 									 "perhaps the backend died while processing");
@@ -353,6 +353,8 @@ client_wait_prepare(client *c, client_env *env)
 		if (res == NULL)
 		{
 			c->qrynum = 0;
+			if (cmd->type != SQL_COMMAND)
+				return client_meta_resume(c, env);
 			if (cmd->sql.dynamic)
 				return client_ident_prepared(c, env, cmd);
 			if (!client_send_prepared(c, env, cmd))
@@ -363,7 +365,7 @@ client_wait_prepare(client *c, client_env *env)
 		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
 		{
 			diag_error("%s", pgb_session_error(c->conn));
-			if (cmd->sql.dynamic)
+			if (cmd->type == SQL_COMMAND && cmd->sql.dynamic)
 				client_ident_prepare_failed(c);
 		}
 		pgb_result_clear(res);

@@ -157,13 +157,14 @@ send_sql(client *c, client_env *env, const command *cmd)
 	return in_pipeline ? CSTATE_END_COMMAND : CSTATE_WAIT_RESULT;
 }
 
-/* Map a meta-command's outcome onto the client. */
-static client_state
-run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
+/* What a meta-command of the client's current command runs on. */
+static void
+meta_env(client *c, const client_env *env, metacmd_env *menv)
 {
 	const run_config *cfg = env->cfg;
 	int			offset = cfg->script_offset[c->script];
-	metacmd_env menv = {
+
+	*menv = (metacmd_env) {
 		.client_id = c->id,
 		.script_index = c->script,
 		.script = &cfg->scripts->scripts[c->script],
@@ -178,30 +179,58 @@ run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
 		.prepared = c->prepared + offset,
 		.prepared_names = cfg->prepared_names + offset,
 	};
-	metacmd_outcome out = {.failure = &env->failure};
+}
 
-	/* only \sleep needs the time: other commands leave the clock unread */
-	metacmd_execute(&menv, cmd, cmd->meta == META_SLEEP ? client_now(now) : 0, &out);
-	c->next_command = out.next_command;
-	c->elif_pending = out.elif_pending;
-	c->num_syncs += out.syncs_sent;
-	if (out.clock_stale)
+/* Map a meta-command's outcome onto the client. */
+static client_state
+meta_outcome(client *c, const metacmd_outcome *out, pg_time_usec_t *now)
+{
+	c->next_command = out->next_command;
+	c->elif_pending = out->elif_pending;
+	c->num_syncs += out->syncs_sent;
+	if (out->clock_stale)
 		*now = 0;
-	switch (out.next)
+	switch (out->next)
 	{
 		case METACMD_DONE:
 			return CSTATE_END_COMMAND;
 		case METACMD_SLEEP:
-			c->sleep_until = out.sleep_until;
+			c->sleep_until = out->sleep_until;
 			return CSTATE_SLEEP;
 		case METACMD_PIPELINE_RESULTS:
 			c->qrynum = 0;
 			return CSTATE_WAIT_RESULT;
+		case METACMD_PREPARING:
+			return CSTATE_WAIT_PREPARE;
 		case METACMD_FAILED:
 			c->error = RETRY_ERROR_META;
 			return CSTATE_ABORTED;
 	}
 	return CSTATE_ABORTED;
+}
+
+static client_state
+run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
+{
+	metacmd_env menv;
+	metacmd_outcome out = {.failure = &env->failure};
+
+	meta_env(c, env, &menv);
+	/* only \sleep needs the time: other commands leave the clock unread */
+	metacmd_execute(&menv, cmd, cmd->meta == META_SLEEP ? client_now(now) : 0, &out);
+	return meta_outcome(c, &out, now);
+}
+
+client_state
+client_meta_resume(client *c, client_env *env)
+{
+	metacmd_env menv;
+	metacmd_outcome out = {.failure = &env->failure};
+	pg_time_usec_t unread = 0;
+
+	meta_env(c, env, &menv);
+	metacmd_pipeline_resume(&menv, &out);
+	return meta_outcome(c, &out, &unread);
 }
 
 client_state

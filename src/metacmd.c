@@ -290,40 +290,21 @@ run_setshell(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 /* ---- pipelines -------------------------------------------------------- */
 
 /*
- * Prepare one statement and wait for it, as a blocking prepare does:
- * pgbench reports a failed PREPARE and lets the execution fail.
+ * Under -M prepared, \startpipeline first prepares every SQL command up to
+ * its \endpipeline, once per session, as pgbench does so that the pipeline
+ * holds no Parse messages.  One PREPARE at a time, without waiting: each
+ * one sent is METACMD_PREPARING; once the caller has read its result it
+ * calls metacmd_pipeline_resume, which sends the next or goes on.  true
+ * when a PREPARE was sent.
  */
-static void
-prepare_wait(pgb_session *s, const char *name, const command *cmd)
-{
-	pgb_result *res;
-
-	if (!pgb_session_send_prepare(s, name, cmd->sql.param_text, cmd->sql.nparams))
-	{
-		diag_error("%s", pgb_session_error(s));
-		return;
-	}
-	while ((res = pgb_session_result(s)) != NULL)
-	{
-		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
-			diag_error("%s", pgb_session_error(s));
-		pgb_result_clear(res);
-	}
-}
-
-/*
- * Under -M prepared, prepare every SQL command between this
- * \startpipeline and its \endpipeline (blocking, once per connection), as
- * pgbench does so that the pipeline holds no Parse messages.
- */
-static void
-prepare_pipeline(const metacmd_env *env)
+static bool
+prepare_next(const metacmd_env *env, metacmd_outcome *out)
 {
 	const script *s = env->script;
 
 	/* the \startpipeline's own flag says the scan was done on this session */
 	if (env->prepared[env->command])
-		return;
+		return false;
 	for (int j = env->command + 1; j < s->ncommands; j++)
 	{
 		const command *cmd = s->commands[j];
@@ -336,10 +317,33 @@ prepare_pipeline(const metacmd_env *env)
 			continue;
 		if (PGB_UNLIKELY(env->debug))
 			diag_log(DIAG_DEBUG, "client %d preparing %s", env->client_id, name);
-		prepare_wait(env->conn, name, cmd);
 		env->prepared[j] = true;
+		if (pgb_session_send_prepare(env->conn, name, cmd->sql.param_text,
+									 cmd->sql.nparams))
+		{
+			out->next = METACMD_PREPARING;
+			return true;
+		}
+		/* pgbench reports a failed PREPARE and lets the execution fail */
+		diag_error("%s", pgb_session_error(env->conn));
 	}
 	env->prepared[env->command] = true;
+	return false;
+}
+
+/* \startpipeline (after its PREPAREs under -M prepared). */
+static void
+start_pipeline(const metacmd_env *env, metacmd_outcome *out)
+{
+	pgb_session *conn = env->conn;
+	bool		off = pgb_session_pipeline(conn) == PGB_PIPELINE_OFF;
+
+	if (env->mode == QUERY_PREPARED && off && prepare_next(env, out))
+		return;
+	if (!off)
+		return meta_failed(env, out, "startpipeline", "already in pipeline mode");
+	if (pgb_session_pipeline_enter(conn) == 0)
+		return meta_failed(env, out, "startpipeline", "failed to enter pipeline mode");
 }
 
 static void
@@ -353,13 +357,7 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 			if (env->mode == QUERY_SIMPLE)
 				return meta_failed(env, out, "startpipeline",
 								   "cannot use pipeline mode with the simple query protocol");
-			if (env->mode == QUERY_PREPARED)
-				prepare_pipeline(env);
-			if (pgb_session_pipeline(conn) != PGB_PIPELINE_OFF)
-				return meta_failed(env, out, "startpipeline", "already in pipeline mode");
-			if (pgb_session_pipeline_enter(conn) == 0)
-				return meta_failed(env, out, "startpipeline", "failed to enter pipeline mode");
-			return;
+			return start_pipeline(env, out);
 		case META_SYNCPIPELINE:
 			if (pgb_session_pipeline(conn) != PGB_PIPELINE_ON)
 				return meta_failed(env, out, "syncpipeline", "not in pipeline mode");
@@ -381,12 +379,9 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 
 /* ---- dispatch --------------------------------------------------------- */
 
-void
-metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
-				metacmd_outcome *out)
+static void
+outcome_reset(const metacmd_env *env, metacmd_outcome *out)
 {
-	pgb_value	result;
-
 	out->next = METACMD_DONE;
 	out->next_command = env->command + 1;
 	out->elif_pending = false;
@@ -394,7 +389,22 @@ metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
 	out->sleep_until = 0;
 	out->clock_stale = false;
 	out->failure->ncauses = 0;
+}
 
+void
+metacmd_pipeline_resume(const metacmd_env *env, metacmd_outcome *out)
+{
+	outcome_reset(env, out);
+	start_pipeline(env, out);
+}
+
+void
+metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
+				metacmd_outcome *out)
+{
+	pgb_value	result;
+
+	outcome_reset(env, out);
 	if (PGB_UNLIKELY(env->debug))
 		trace_meta(env, cmd);
 

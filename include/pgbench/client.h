@@ -70,12 +70,17 @@ typedef enum client_state
 	 * Run the current command: send SQL (next WAIT_RESULT, WAIT_PREPARE for
 	 * the first use of a prepared statement, END_COMMAND inside a
 	 * pipeline), or execute a meta-command (END_COMMAND, SLEEP, WAIT_RESULT
-	 * for \endpipeline, ABORTED on error).  Past the last command: END_TX,
-	 * or ABORTED if a pipeline is still open.
+	 * for \endpipeline, WAIT_PREPARE for a \startpipeline that prepares
+	 * its commands, ABORTED on error).  Past the last command: END_TX, or
+	 * ABORTED if a pipeline is still open.
 	 */
 	CSTATE_START_COMMAND,
 
-	/* Wait for the PREPARE's result, then send.  Next: WAIT_RESULT. */
+	/*
+	 * Wait for a PREPARE's result, then send the execution (next
+	 * WAIT_RESULT); or, for \startpipeline under -M prepared, the next of
+	 * its PREPAREs (staying here) or into the pipeline (END_COMMAND).
+	 */
 	CSTATE_WAIT_PREPARE,
 
 	/*
@@ -99,10 +104,19 @@ typedef enum client_state
 	/*
 	 * A serialization or deadlock failure (or, under --continue-on-error,
 	 * another SQL error): leave any pipeline and roll an open transaction
-	 * block back.  Next: WAIT_ROLLBACK, RETRY or FAILURE
+	 * block back.  Next: DISCARD_PIPELINE, WAIT_ROLLBACK, RETRY or FAILURE
 	 * (or FINISHED on -T, ABORTED if the connection is gone).
 	 */
 	CSTATE_ERROR,
+
+	/*
+	 * Leave a pipeline after such a failure: the sync ERROR sent is on its
+	 * way; drop every result up to it, without waiting for the server but
+	 * in the thread's loop, then leave pipeline mode.  Next: as ERROR's
+	 * (WAIT_ROLLBACK, RETRY, FAILURE, FINISHED), ABORTED if the connection
+	 * is lost.
+	 */
+	CSTATE_DISCARD_PIPELINE,
 
 	/* Wait for the ROLLBACK.  Next: RETRY or FAILURE (ABORTED on error). */
 	CSTATE_WAIT_ROLLBACK,
@@ -201,6 +215,8 @@ typedef struct client
 	int			next_command;	/* where END_COMMAND goes (\if jumps) */
 	bool		elif_pending;	/* reached an \elif by a false branch: evaluate it */
 	int			num_syncs;		/* pipeline syncs sent, results not yet read */
+	bool		discard_synced; /* DISCARD_PIPELINE: the last result read
+								 * was a sync */
 	int			qrynum;			/* results read so far for the current command */
 	pgb_result *gset_last;		/* \gset: latest result, kept until known last */
 

@@ -50,6 +50,9 @@ typedef enum metacmd_next
 	METACMD_DONE,				/* on to outcome.next_command */
 	METACMD_SLEEP,				/* \sleep until outcome.sleep_until */
 	METACMD_PIPELINE_RESULTS,	/* \endpipeline: read results up to the sync */
+	METACMD_PREPARING,			/* \startpipeline under -M prepared sent a
+								 * PREPARE: read its result, then call
+								 * metacmd_pipeline_resume */
 	METACMD_FAILED,				/* outcome.failure says why; the client aborts */
 } metacmd_next;
 
@@ -73,5 +76,13 @@ typedef struct metacmd_outcome
  */
 void		metacmd_execute(const metacmd_env *env, const command *cmd,
 							pg_time_usec_t now, metacmd_outcome *out);
+
+/*
+ * After METACMD_PREPARING, once the PREPARE's results are read (a failed
+ * one reported with the session's error, as pgbench does): go on with the
+ * same \startpipeline (env as for metacmd_execute), which sends the next
+ * PREPARE or enters pipeline mode.  No -d trace of the command again.
+ */
+void		metacmd_pipeline_resume(const metacmd_env *env, metacmd_outcome *out);
 
 #endif
