@@ -34,6 +34,18 @@ copy_defines(var_store *dst, const var_store *defines)
 	}
 }
 
+/* Whether any script enters pipeline mode. */
+static bool
+uses_pipelines(const script_set *set)
+{
+	for (int i = 0; i < set->nscripts; i++)
+		for (int j = 0; j < set->scripts[i].ncommands; j++)
+			if (set->scripts[i].commands[j]->type == META_COMMAND &&
+				set->scripts[i].commands[j]->meta == META_STARTPIPELINE)
+				return true;
+	return false;
+}
+
 void
 client_init(client *c, int id, const run_config *cfg)
 {
@@ -43,6 +55,7 @@ client_init(client *c, int id, const run_config *cfg)
 	var_store_init(&c->vars, cfg->scripts->symtab);
 	copy_defines(&c->vars, cfg->defines);
 	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
+	c->pipelines = uses_pipelines(cfg->scripts);
 	client_ident_init(c, cfg);
 	c->sql_cap = 256;
 	c->sql_buf = pgb_malloc(c->sql_cap);
@@ -89,7 +102,7 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 		case CSTATE_WAIT_PREPARE:
 		case CSTATE_DISCARD_PIPELINE:
 		case CSTATE_WAIT_ROLLBACK:
-			*fd = pgb_session_socket(c->conn);
+			*fd = c->sock;
 			*event = WAITSET_READ;
 			return CWAIT_SOCKET;
 		case CSTATE_CONNECTING:

@@ -48,6 +48,7 @@ after_step(client *c, conn_step step, pg_time_usec_t now, char *errbuf, size_t e
 			return 0;
 		case CONN_STEP_OK:
 			c->conn = pgb_session_take(&c->connecting);
+			c->sock = pgb_session_socket(c->conn);
 			return 1;
 		case CONN_STEP_FAILED:
 			break;

@@ -126,7 +126,8 @@ send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeli
 static client_state
 send_sql(client *c, client_env *env, const command *cmd)
 {
-	bool		in_pipeline = pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF;
+	bool		in_pipeline = c->pipelines &&
+		pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF;
 	const sql_command *sql = &cmd->sql;
 	int			sent = 0;
 
@@ -241,7 +242,7 @@ client_start_command(client *c, client_env *env, pg_time_usec_t *now)
 
 	if (cmd == NULL)
 	{
-		if (pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF)
+		if (c->pipelines && pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF)
 			return client_abort(c, env, FAILURE_CLIENT,
 								"end of script reached with pipeline open");
 		return CSTATE_END_TX;

@@ -201,6 +201,8 @@ typedef struct client
 	_Alignas(CLIENT_ALIGN) int id;	/* client number, 0-based over the run */
 	client_state state;
 	pgb_session *conn;			/* NULL between -C transactions and at the end */
+	int			sock;			/* conn's socket, read once when it came up
+								 * (client_wait runs after every step) */
 	conn_attempt connecting;	/* while connecting (connecting.plan non-NULL) */
 	pg_time_usec_t connect_start;	/* when the pending connect began */
 	pg_time_usec_t connect_retry_at;	/* listen queue full: try again
@@ -214,6 +216,9 @@ typedef struct client
 	int			command;		/* index of the current command in it */
 	int			next_command;	/* where END_COMMAND goes (\if jumps) */
 	bool		elif_pending;	/* reached an \elif by a false branch: evaluate it */
+	bool		pipelines;		/* some script has \startpipeline: else the
+								 * session is never in pipeline mode and
+								 * the hot path need not ask it */
 	int			num_syncs;		/* pipeline syncs sent, results not yet read */
 	bool		discard_synced; /* DISCARD_PIPELINE: the last result read
 								 * was a sync */
