@@ -89,7 +89,7 @@ client_disconnect(client *c)
 		c->conn = NULL;
 	}
 	/* an attempt under way, if any */
-	conn_attempt_cancel(&c->connecting);
+	pgb_connect_cancel(&c->connecting);
 	c->connect_retry_at = 0;
 }
 

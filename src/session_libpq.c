@@ -46,6 +46,42 @@ _Static_assert((int) PGB_PIPELINE_OFF == (int) PQ_PIPELINE_OFF &&
 #define RES(r) ((PGresult *) (r))
 #define CRES(r) ((const PGresult *) (r))
 
+conn_step
+pgb_connect_start(conn_attempt *a, const conn_plan *plan, pg_time_usec_t now)
+{
+	return conn_attempt_start(a, plan, now);
+}
+
+conn_step
+pgb_connect_continue(conn_attempt *a, pg_time_usec_t now, bool ready)
+{
+	return conn_attempt_continue(a, now, ready);
+}
+
+conn_step
+pgb_connect_retry(conn_attempt *a, pg_time_usec_t now)
+{
+	return conn_attempt_retry(a, now);
+}
+
+int
+pgb_connect_socket(const conn_attempt *a, bool *for_read)
+{
+	return conn_attempt_socket(a, for_read);
+}
+
+void
+pgb_connect_error(const conn_attempt *a, char *buf, size_t len)
+{
+	conn_attempt_error(a, buf, len);
+}
+
+void
+pgb_connect_cancel(conn_attempt *a)
+{
+	conn_attempt_cancel(a);
+}
+
 pgb_session *
 pgb_session_take(conn_attempt *a)
 {

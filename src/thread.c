@@ -166,7 +166,7 @@ wait_for_connects(worker *w, const connect_round *r)
 		if (c->connect_retry_at == 0)
 		{
 			bool		for_read;
-			int			fd = conn_attempt_socket(&c->connecting, &for_read);
+			int			fd = pgb_connect_socket(&c->connecting, &for_read);
 
 			w->entries[i].ws_index =
 				waitset_add(w->ws, fd, for_read ? WAITSET_READ : WAITSET_WRITE);

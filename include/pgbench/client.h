@@ -7,7 +7,8 @@
  * Calls go one way: the thread advances its clients; a client runs its
  * meta-commands through metacmd.h and hands finished transactions to the
  * sink its thread lent it (txsink.h).  A client never calls up into its
- * thread: what it needs from there is in its client_env.  The state
+ * thread: what it needs from there is in its client_env.  Everything it
+ * asks of the server goes through the session port (session.h).  The state
  * machine is split by concern: client.c (set-up, connections, dispatch),
  * client_tx.c (transactions), client_send.c (sending SQL),
  * client_result.c (reading results), client_retry.c (the error path).

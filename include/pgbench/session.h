@@ -63,6 +63,18 @@ typedef enum pgb_pipeline_status
 	PGB_PIPELINE_ABORTED,		/* on, and an error skips up to the next sync */
 } pgb_pipeline_status;
 
+/*
+ * ---- connecting: conn.h's non-blocking attempt, through the port ----
+ * (each call as its conn_attempt_* namesake says; the scripted session
+ * answers from its own queue instead)
+ */
+conn_step	pgb_connect_start(conn_attempt *a, const conn_plan *plan, pg_time_usec_t now);
+conn_step	pgb_connect_continue(conn_attempt *a, pg_time_usec_t now, bool ready);
+conn_step	pgb_connect_retry(conn_attempt *a, pg_time_usec_t now);
+int			pgb_connect_socket(const conn_attempt *a, bool *for_read);
+void		pgb_connect_error(const conn_attempt *a, char *buf, size_t len);
+void		pgb_connect_cancel(conn_attempt *a);
+
 /* ---- the session ---- */
 
 /*

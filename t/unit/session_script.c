@@ -40,7 +40,6 @@ struct pgb_session
 	char	   *mismatch;		/* the first mismatch; NULL: none */
 };
 
-static pgb_session *next_take;
 
 /* ---- the script --------------------------------------------------------- */
 
@@ -283,19 +282,114 @@ ss_cancels(const pgb_session *s)
 	return s->cancels;
 }
 
-void
-ss_set_next_take(pgb_session *s)
+/* ---- connecting ------------------------------------------------------- */
+
+#define SS_MAX_CONNECTS 64
+
+/* The attempts scripted, in order: the session each gives, NULL: it fails. */
+static struct
 {
-	next_take = s;
+	pgb_session *s;
+	int			waits;			/* CONN_STEP_WAIT answers before it is up */
+}			connects[SS_MAX_CONNECTS];
+static int	connects_head;
+static int	connects_tail;
+
+void
+ss_queue_connect(pgb_session *s, int waits)
+{
+	if (connects_tail < SS_MAX_CONNECTS)
+	{
+		connects[connects_tail].s = s;
+		connects[connects_tail].waits = waits;
+		connects_tail++;
+	}
+}
+
+int
+ss_connects_left(void)
+{
+	return connects_tail - connects_head;
+}
+
+/* The head attempt's next answer. */
+static conn_step
+connect_step(conn_attempt *a)
+{
+	if (connects_head == connects_tail || connects[connects_head].s == NULL)
+	{
+		a->conn = NULL;
+		if (connects_head < connects_tail)
+			connects_head++;
+		return CONN_STEP_FAILED;
+	}
+	a->conn = (PGconn *) connects[connects_head].s;
+	if (connects[connects_head].waits > 0)
+	{
+		connects[connects_head].waits--;
+		return CONN_STEP_WAIT;
+	}
+	return CONN_STEP_OK;
+}
+
+conn_step
+pgb_connect_start(conn_attempt *a, const conn_plan *plan, pg_time_usec_t now)
+{
+	conn_step	step;
+
+	(void) now;
+	a->plan = plan;
+	a->deadline = 0;
+	step = connect_step(a);
+	/* as libpq's: an attempt that did not fail at once is under way */
+	return step == CONN_STEP_OK ? CONN_STEP_WAIT : step;
+}
+
+conn_step
+pgb_connect_continue(conn_attempt *a, pg_time_usec_t now, bool ready)
+{
+	(void) now;
+	(void) ready;
+	return connect_step(a);
+}
+
+conn_step
+pgb_connect_retry(conn_attempt *a, pg_time_usec_t now)
+{
+	(void) now;
+	return connect_step(a);
+}
+
+int
+pgb_connect_socket(const conn_attempt *a, bool *for_read)
+{
+	*for_read = true;
+	return a->conn != NULL ? pgb_session_socket((const pgb_session *) a->conn) : -1;
+}
+
+void
+pgb_connect_error(const conn_attempt *a, char *buf, size_t len)
+{
+	(void) a;
+	snprintf(buf, len, "connection to server failed: scripted refusal");
+}
+
+void
+pgb_connect_cancel(conn_attempt *a)
+{
+	/* an attempt given up while pending takes its session along */
+	if (a->conn != NULL && connects_head < connects_tail)
+		connects_head++;
+	a->conn = NULL;
 }
 
 pgb_session *
 pgb_session_take(conn_attempt *a)
 {
-	pgb_session *s = next_take;
+	pgb_session *s = (pgb_session *) a->conn;
 
-	(void) a;
-	next_take = NULL;
+	a->conn = NULL;
+	connects_head++;
 	return s;
 }
 

@@ -30,8 +30,9 @@
  * fails every call after it, so the engine aborts.
  *
  * Readiness: the session's socket is an eventfd that is always readable,
- * so a thread loop's wait returns at once; the tests drive client_advance
- * directly and treat every socket wait as readiness.
+ * so the thread loop's wait (worker_main, ppoll) returns at once and runs
+ * unchanged; tests of one client drive client_advance directly and take
+ * every socket wait as readiness.
  */
 #ifndef SESSION_SCRIPT_H
 #define SESSION_SCRIPT_H
@@ -55,7 +56,12 @@ const char *ss_next_line(const pgb_session *s);
 bool		ss_closed(const pgb_session *s);
 int			ss_cancels(const pgb_session *s);
 
-/* The session pgb_session_take hands out next (one). */
-void		ss_set_next_take(pgb_session *s);
+/*
+ * Connection attempts (pgb_connect_start...) are played from a queue: the
+ * next gives s after its start and waits more CONN_STEP_WAIT answers (its
+ * socket is s's), or fails at once when s is NULL.  ss_connects_left: attempts not made yet.
+ */
+void		ss_queue_connect(pgb_session *s, int waits);
+int			ss_connects_left(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pgbench/client.h"
+#include "pgbench/thread.h"
 #include "pgbench/xalloc.h"
 #include "session_script.h"
 #include "tap.h"
@@ -477,6 +478,165 @@ test_give_up(void)
 	}
 }
 
+/* ---- connections ------------------------------------------------------ */
+
+static const char *const one_select[] = {"> Q SELECT 1;", "< ROWS a | 1", "< END", NULL};
+
+/* Whether session s played its whole script. */
+static void
+played(pgb_session *s, const char *name)
+{
+	if (!tap_ok(ss_mismatch(s) == NULL && ss_remaining(s) == 0, "%s: script played", name))
+		tap_diag("%s / waiting at \"%s\"", ss_mismatch(s) ? ss_mismatch(s) : "", ss_next_line(s));
+}
+
+/* -C: a connection per transaction, the first one slow to come up. */
+static void
+test_connect_each(void)
+{
+	fixture		fx;
+	pgb_session *second = ss_new(one_select);
+
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 2, one_select))
+		return;
+	fx.cfg.connect_each = true;
+	fx.c.conn = NULL;
+	ss_queue_connect(fx.s, 2);
+	ss_queue_connect(second, 0);
+	expect_finished(&fx, "-C", 2);
+	played(second, "-C, second connection");
+	tap_ok(ss_closed(second), "-C: each connection closed after its transaction");
+	tap_is_int(ss_connects_left(), 0, "-C: one connection per transaction");
+	ss_free(second);
+	fixture_free(&fx);
+
+	/* a refused connection aborts the client with the connection's message */
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 1, (const char *const[]) {NULL}))
+		return;
+	fx.cfg.connect_each = true;
+	fx.c.conn = NULL;
+	ss_queue_connect(NULL, 0);
+	tap_is_int(run(&fx, "-C, refused"), CSTATE_ABORTED, "-C refused: aborted");
+	tap_is_int(fx.env.failure.kind, FAILURE_CONNECT, "-C refused: a connection failure");
+	tap_is_str(fx.env.failure.causes[0], "connection to server failed: scripted refusal",
+			   "-C refused: the connection's message");
+	fixture_free(&fx);
+}
+
+#define MAX_WORKER_CLIENTS 4
+
+/*
+ * Run fx's configuration on a worker of n clients through the thread loop
+ * (worker_main), its connections taken from the queue the caller filled
+ * (ss_queue_connect); the worker's counts into *total and *rs.
+ */
+static bool
+run_worker(fixture *fx, int n, stats_data *total, reconnect_stats *rs)
+{
+	client		clients[MAX_WORKER_CLIENTS];
+	run_shared	sh;
+	worker		w;
+	bool		ok;
+
+	memset(&sh, 0, sizeof(sh));
+	memset(&w, 0, sizeof(w));
+	pthread_barrier_init(&sh.barrier, NULL, 1);
+	pthread_mutex_init(&sh.launch_lock, NULL);
+	pthread_cond_init(&sh.launch_cond, NULL);
+	sh.launch = 1;
+	sh.stop_fd = -1;
+	sh.origin = pgb_time_now();
+	w.cfg = &fx->cfg;
+	w.shared = &sh;
+	w.clients = clients;
+	w.nclients = n;
+	for (int i = 0; i < n; i++)
+	{
+		client_init(&clients[i], i, &fx->cfg);
+		prng_seed(&clients[i].rs, (uint64_t) i);
+	}
+	ok = worker_prepare(&w);
+	if (ok)
+	{
+		prng_seed(&w.env.choose_rs, 1);
+		worker_main(&w);
+		*total = w.stats.total;
+		*rs = w.stats.reconnect;
+	}
+	worker_cleanup(&w);
+	for (int i = 0; i < n; i++)
+		client_free(&clients[i]);
+	pthread_barrier_destroy(&sh.barrier);
+	pthread_mutex_destroy(&sh.launch_lock);
+	pthread_cond_destroy(&sh.launch_cond);
+	return ok;
+}
+
+/*
+ * The thread loop with two clients: connections made together before GO
+ * (one waits for its socket), then each client's -t transactions through
+ * the loop's waits, the sessions closed at the end.
+ */
+static void
+test_thread_loop(void)
+{
+	fixture		fx;
+	static const char *const two_selects[] = {
+		"> Q SELECT 1;", "~ BUSY 1", "< ROWS a | 1", "< END",
+		"> Q SELECT 1;", "< ROWS a | 1", "< END", NULL,
+	};
+	pgb_session *sessions[2] = {ss_new(two_selects), ss_new(two_selects)};
+	stats_data	total;
+	reconnect_stats rs;
+
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 2, two_selects))
+		return;
+	ss_queue_connect(sessions[0], 0);
+	ss_queue_connect(sessions[1], 1);
+	if (tap_ok(run_worker(&fx, 2, &total, &rs), "thread: prepared"))
+		tap_is_int(total.cnt, 4, "thread: every client's transactions counted");
+	for (int i = 0; i < 2; i++)
+	{
+		played(sessions[i], "thread");
+		tap_ok(ss_closed(sessions[i]), "thread: session closed at the end");
+		ss_free(sessions[i]);
+	}
+	fixture_free(&fx);
+}
+
+/*
+ * --reconnect: the connection breaks in the first transaction, which
+ * fails; after the backoff the client connects again and goes on.
+ */
+static void
+test_reconnect(void)
+{
+	fixture		fx;
+	static const char *const lost[] = {"> Q SELECT 1;", "~ BREAK", NULL};
+	pgb_session *first = ss_new(lost);
+	pgb_session *second = ss_new(one_select);
+	stats_data	total;
+	reconnect_stats rs;
+
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 2, one_select))
+		return;
+	fx.cfg.reconnect = true;
+	ss_queue_connect(first, 0);
+	ss_queue_connect(second, 0);
+	if (tap_ok(run_worker(&fx, 1, &total, &rs), "reconnect: prepared"))
+	{
+		tap_is_int(total.connection_failures, 1, "reconnect: the lost transaction failed");
+		tap_is_int(total.cnt, 1, "reconnect: the next one passed");
+		tap_is_int(rs.losses, 1, "reconnect: one loss");
+		tap_is_int(rs.reconnects, 1, "reconnect: one reconnection");
+	}
+	played(first, "reconnect, first connection");
+	played(second, "reconnect, second connection");
+	ss_free(first);
+	ss_free(second);
+	fixture_free(&fx);
+}
+
 int
 main(void)
 {
@@ -490,5 +650,8 @@ main(void)
 	test_aset_and_latencies();
 	test_dynamic();
 	test_give_up();
+	test_connect_each();
+	test_thread_loop();
+	test_reconnect();
 	return tap_done();
 }
