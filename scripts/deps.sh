@@ -5,8 +5,9 @@
 # postgresql-15 / postgresql-client-15 is upgraded from the Debian archive.
 # "deps.sh test" adds what the tests drive besides PostgreSQL: Debian's
 # chromium (the HTML report is loaded in headless Chromium) and iproute2
-# (network namespaces).  "deps.sh ci" adds to those what .ci/run's rule
-# checks use: universal-ctags (function sizes), cppcheck and clang-tidy.
+# (network namespaces), and gcovr (meson's coverage-engine target).
+# "deps.sh ci" adds to those what .ci/run's rule checks use:
+# universal-ctags (function sizes), cppcheck and clang-tidy.
 # Both add npm when there is none: scripts/pg-server uses it once per
 # PostgreSQL major to fetch a server build of 13 to 18 (PGBTEST_SERVER=N).
 # "deps.sh --wait-lock" only waits until no apt/dpkg holds the package
@@ -15,8 +16,8 @@ set -euo pipefail
 
 pkgs=(flex bison meson ninja-build libpq-dev libjemalloc-dev postgresql libipc-run-perl pkg-config gcc)
 case "${1:-}" in
-	test) pkgs+=(chromium iproute2) ;;
-	ci) pkgs+=(chromium iproute2 universal-ctags cppcheck clang-tidy clang libclang-rt-14-dev) ;;
+	test) pkgs+=(chromium iproute2 gcovr) ;;
+	ci) pkgs+=(chromium iproute2 gcovr universal-ctags cppcheck clang-tidy clang libclang-rt-14-dev) ;;
 esac
 need=()
 for pkg in "${pkgs[@]}"; do

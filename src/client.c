@@ -6,9 +6,9 @@
  *
  * Hot-path rules kept by the whole unit: no parsing (scripts are
  * compiled), no allocation in steady state (the SQL text buffer and the
- * prepared flags are reused), PQconsumeInput only when the socket was
- * readable and libpq still lacks a whole result, and the clock read at
- * most once per pass.
+ * prepared flags are reused), pgb_session_consume only when the socket
+ * was readable and the session still lacks a whole result, and the clock
+ * read at most once per pass.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +34,18 @@ copy_defines(var_store *dst, const var_store *defines)
 	}
 }
 
+/* Whether any script enters pipeline mode. */
+static bool
+uses_pipelines(const script_set *set)
+{
+	for (int i = 0; i < set->nscripts; i++)
+		for (int j = 0; j < set->scripts[i].ncommands; j++)
+			if (set->scripts[i].commands[j]->type == META_COMMAND &&
+				set->scripts[i].commands[j]->meta == META_STARTPIPELINE)
+				return true;
+	return false;
+}
+
 void
 client_init(client *c, int id, const run_config *cfg)
 {
@@ -43,6 +55,7 @@ client_init(client *c, int id, const run_config *cfg)
 	var_store_init(&c->vars, cfg->scripts->symtab);
 	copy_defines(&c->vars, cfg->defines);
 	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
+	c->pipelines = uses_pipelines(cfg->scripts);
 	client_ident_init(c, cfg);
 	c->sql_cap = 256;
 	c->sql_buf = pgb_malloc(c->sql_cap);
@@ -55,9 +68,9 @@ void
 client_free(client *c)
 {
 	client_disconnect(c);
-	PQclear(c->gset_last);
+	pgb_result_clear(c->gset_last);
 	c->gset_last = NULL;
-	PQclear(c->error_res);
+	pgb_result_clear(c->error_res);
 	c->error_res = NULL;
 	var_store_free(&c->vars);
 	free(c->prepared);
@@ -72,11 +85,11 @@ client_disconnect(client *c)
 {
 	if (c->conn != NULL)
 	{
-		PQfinish(c->conn);
+		pgb_session_close(c->conn);
 		c->conn = NULL;
 	}
 	/* an attempt under way, if any */
-	conn_attempt_cancel(&c->connecting);
+	pgb_connect_cancel(&c->connecting);
 	c->connect_retry_at = 0;
 }
 
@@ -87,8 +100,9 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 	{
 		case CSTATE_WAIT_RESULT:
 		case CSTATE_WAIT_PREPARE:
+		case CSTATE_DISCARD_PIPELINE:
 		case CSTATE_WAIT_ROLLBACK:
-			*fd = PQsocket(c->conn);
+			*fd = c->sock;
 			*event = WAITSET_READ;
 			return CWAIT_SOCKET;
 		case CSTATE_CONNECTING:
@@ -200,6 +214,10 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return CSTATE_START_COMMAND;
 		case CSTATE_ERROR:
 			return client_handle_error(c, env, now);
+		case CSTATE_DISCARD_PIPELINE:
+			next = client_discard_pipeline(c, env, now);
+			*yield = next == CSTATE_DISCARD_PIPELINE;
+			return next;
 		case CSTATE_WAIT_ROLLBACK:
 			next = client_wait_rollback(c, env, now);
 			*yield = next == CSTATE_WAIT_ROLLBACK;
@@ -216,9 +234,9 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return next;
 		case CSTATE_ABORTED:
 		case CSTATE_FINISHED:
-			PQclear(c->gset_last);
+			pgb_result_clear(c->gset_last);
 			c->gset_last = NULL;
-			PQclear(c->error_res);
+			pgb_result_clear(c->error_res);
 			c->error_res = NULL;
 			client_disconnect(c);
 			*yield = true;

@@ -1,8 +1,8 @@
 /*
  * client_connect.c — a client's connections: the non-blocking attempt
- * with the deadline libpq leaves to its caller, the short waits when the
- * server's listen queue is full, and under -C the thread's queue for its
- * connect slots.
+ * with the deadline the connection library leaves to its caller, the
+ * short waits when the server's listen queue is full, and under -C the
+ * thread's queue for its connect slots.
  *
  * An attempt is timed from its start to its OK: under -C a client that
  * queues for a slot starts its attempt (and its clock) only once admitted,
@@ -47,12 +47,13 @@ after_step(client *c, conn_step step, pg_time_usec_t now, char *errbuf, size_t e
 			schedule_retry(c, now);
 			return 0;
 		case CONN_STEP_OK:
-			c->conn = conn_attempt_take(&c->connecting);
+			c->conn = pgb_session_take(&c->connecting);
+			c->sock = pgb_session_socket(c->conn);
 			return 1;
 		case CONN_STEP_FAILED:
 			break;
 	}
-	conn_attempt_error(&c->connecting, errbuf, errlen);
+	pgb_connect_error(&c->connecting, errbuf, errlen);
 	client_disconnect(c);
 	return -1;
 }
@@ -64,7 +65,7 @@ client_connect_start(client *c, const run_config *cfg, pg_time_usec_t now,
 	client_disconnect(c);
 	c->connect_start = now;
 	c->connect_backoff = 0;
-	return after_step(c, conn_attempt_start(&c->connecting, &cfg->plan, now), now,
+	return after_step(c, pgb_connect_start(&c->connecting, &cfg->plan, now), now,
 					  errbuf, errlen) >= 0;
 }
 
@@ -81,10 +82,10 @@ client_connect_continue(client *c, const run_config *cfg, pg_time_usec_t now,
 		if (now < c->connect_retry_at)
 			return 0;
 		c->connect_retry_at = 0;
-		step = conn_attempt_retry(&c->connecting, now);
+		step = pgb_connect_retry(&c->connecting, now);
 	}
 	else
-		step = conn_attempt_continue(&c->connecting, now, ready);
+		step = pgb_connect_continue(&c->connecting, now, ready);
 	return after_step(c, step, now, errbuf, errlen);
 }
 
@@ -122,7 +123,7 @@ client_connect_wait(const client *c, int *fd, waitset_event *event, pg_time_usec
 	{
 		bool		for_read;
 
-		*fd = conn_attempt_socket(&c->connecting, &for_read);
+		*fd = pgb_connect_socket(&c->connecting, &for_read);
 		*event = for_read ? WAITSET_READ : WAITSET_WRITE;
 	}
 	return CWAIT_CONNECT;

@@ -190,8 +190,7 @@ send_entry(client *c, const client_env *env, const command *cmd)
 
 	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, c->ident->current->name);
-	return PQsendQueryPrepared(c->conn, c->ident->current->name, cmd->sql.nparams,
-							   params, NULL, NULL, 0) != 0;
+	return pgb_session_send_prepared(c->conn, c->ident->current->name, cmd->sql.nparams, params) != 0;
 }
 
 static bool
@@ -200,7 +199,7 @@ send_parse(client *c, const client_env *env, const command *cmd)
 	const ident_entry *e = c->ident->current;
 
 	client_trace(env, "client %d preparing %s", c->id, e->name);
-	return PQsendPrepare(c->conn, e->name, e->text, cmd->sql.nparams, NULL) != 0;
+	return pgb_session_send_prepare(c->conn, e->name, e->text, cmd->sql.nparams) != 0;
 }
 
 /*
@@ -230,8 +229,8 @@ prepare_text(client *c, client_env *env, const command *cmd, uint64_t hash,
 	{
 		client_trace(env, "client %d sending %s", c->id, dealloc);
 		if (!(in_pipeline
-			  ? PQsendQueryParams(c->conn, dealloc, 0, NULL, NULL, NULL, NULL, 0)
-			  : PQsendQuery(c->conn, dealloc)))
+			  ? pgb_session_send_params(c->conn, dealloc, 0, NULL)
+			  : pgb_session_send_query(c->conn, dealloc)))
 			return client_send_failed(c, env, cmd);
 		ic->parse_pending = !in_pipeline;
 		if (!in_pipeline)

@@ -90,6 +90,12 @@ client_state client_send_failed(const client *c, client_env *env, const command 
 int			client_send_text(client *c, const client_env *env, const sql_command *sql,
 							 const char *text);
 
+/*
+ * WAIT_PREPARE of a \startpipeline (its PREPAREs under -M prepared) has
+ * read a PREPARE's results: the next one, or into the pipeline.
+ */
+client_state client_meta_resume(client *c, client_env *env);
+
 /* The values of an SQL command's $1..$n, NULL for an unset variable. */
 static inline void
 client_fill_params(client *c, const sql_command *sql, const char **params)
@@ -138,14 +144,15 @@ client_state client_held_error_abort(client *c, client_env *env);
 
 /*
  * Next result without blocking (see client_result.c).  waiting is the
- * state to stay in while libpq lacks a whole result.
+ * state to stay in while the session lacks a whole result.
  */
 bool		client_next_result(client *c, client_env *env, client_state waiting,
-							   bool *fresh, PGresult **res, client_state *next);
+							   bool *fresh, pgb_result **res, client_state *next);
 
 /* ---- the error path (client_retry.c) ---- */
 
 client_state client_handle_error(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_discard_pipeline(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_retry(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_fail_transaction(client *c, client_env *env, pg_time_usec_t *now);

@@ -16,7 +16,7 @@ connection_lost(const client *c, const client_failure *f)
 {
 	if (f->kind == FAILURE_CONNECT)
 		return true;
-	if (c->conn != NULL && PQstatus(c->conn) == CONNECTION_BAD)
+	if (c->conn != NULL && pgb_session_broken(c->conn))
 		return true;
 	return f->kind == FAILURE_SQL && reconnect_sqlstate_lost(f->sqlstate);
 }
@@ -33,6 +33,7 @@ transaction_in_flight(client_state state)
 		case CSTATE_SLEEP:
 		case CSTATE_END_COMMAND:
 		case CSTATE_ERROR:
+		case CSTATE_DISCARD_PIPELINE:
 		case CSTATE_WAIT_ROLLBACK:
 		case CSTATE_RETRY:
 		case CSTATE_FAILURE:
@@ -80,9 +81,9 @@ lose_connection(client *c, client_env *env, client_state from, pg_time_usec_t *n
 		report_loss(c, &env->failure);
 	}
 	env->failure.kind = FAILURE_NONE;
-	PQclear(c->gset_last);
+	pgb_result_clear(c->gset_last);
 	c->gset_last = NULL;
-	PQclear(c->error_res);
+	pgb_result_clear(c->error_res);
 	c->error_res = NULL;
 	client_disconnect(c);
 	c->num_syncs = 0;

@@ -11,24 +11,24 @@
 /*
  * Next result of the current command without blocking.  *fresh is true on
  * the first look after the socket became readable: then the input is read
- * at once (asking PQisBusy first would only parse an empty buffer);
- * afterwards PQconsumeInput runs only when libpq still lacks a whole
- * result.  true: *res is the result, or NULL at the end of the command.
+ * at once (asking pgb_session_busy first would only parse an empty
+ * buffer); afterwards pgb_session_consume runs only when the session
+ * still lacks a whole result.  true: *res is the result, or NULL at the end of the command.
  * false: the client leaves the state for *next, which is waiting (the
  * socket must become readable first) or ABORTED when the connection broke.
  */
 bool
 client_next_result(client *c, client_env *env, client_state waiting, bool *fresh,
-				   PGresult **res, client_state *next)
+				   pgb_result **res, client_state *next)
 {
-	if (*fresh || PQisBusy(c->conn))
+	if (*fresh || pgb_session_busy(c->conn))
 	{
 		*fresh = false;
-		if (!PQconsumeInput(c->conn))
+		if (!pgb_session_consume(c->conn))
 		{
 			if (c->error_res != NULL)
 				*next = client_held_error_abort(c, env);
-			else if (waiting == CSTATE_WAIT_ROLLBACK)
+			else if (waiting == CSTATE_WAIT_ROLLBACK || waiting == CSTATE_DISCARD_PIPELINE)
 				*next = client_abort(c, env, FAILURE_WHILE,
 									 "rolling back the transaction after an error; %s",
 									 "perhaps the backend died while processing");
@@ -37,13 +37,13 @@ client_next_result(client *c, client_env *env, client_state waiting, bool *fresh
 											 "perhaps the backend died while processing");
 			return false;
 		}
-		if (PQisBusy(c->conn))
+		if (pgb_session_busy(c->conn))
 		{
 			*next = waiting;
 			return false;
 		}
 	}
-	*res = PQgetResult(c->conn);
+	*res = pgb_session_result(c->conn);
 	return true;
 }
 
@@ -57,16 +57,16 @@ store_failed(const client *c, client_env *env)
 
 /* Store one row of res into variables named prefix + column name. */
 static bool
-store_row(client *c, client_env *env, const command *cmd, const PGresult *res,
+store_row(client *c, client_env *env, const command *cmd, const pgb_result *res,
 		  int row, int qrynum)
 {
 	const char *context = cmd->meta == META_ASET ? "aset" : "gset";
 	const char *prefix = cmd->varprefix ? cmd->varprefix : "";
 
-	for (int field = 0; field < PQnfields(res); field++)
+	for (int field = 0; field < pgb_result_nfields(res); field++)
 	{
 		char		name[512];
-		const char *fname = PQfname(res, field);
+		const char *fname = pgb_result_fname(res, field);
 		int			len = snprintf(name, sizeof(name), "%s%s", prefix, fname);
 		int			slot;
 
@@ -80,8 +80,8 @@ store_row(client *c, client_env *env, const command *cmd, const PGresult *res,
 		/* a name no script reads needs no storing */
 		slot = var_symtab_find(env->cfg->scripts->symtab, name, (size_t) len);
 		if (slot >= 0 &&
-			!var_set_string(&c->vars, slot, PQgetvalue(res, row, field),
-							(size_t) PQgetlength(res, row, field)))
+			!var_set_string(&c->vars, slot, pgb_result_value(res, row, field),
+							(size_t) pgb_result_length(res, row, field)))
 			return store_failed(c, env);
 	}
 	return true;
@@ -89,11 +89,11 @@ store_row(client *c, client_env *env, const command *cmd, const PGresult *res,
 
 /* Abort with an SQL error result, as pgbench's abort line shows it. */
 static client_state
-abort_sql(const client *c, client_env *env, const PGresult *res, int query)
+abort_sql(const client *c, client_env *env, const pgb_result *res, int query)
 {
-	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	const char *state = pgb_result_sqlstate(res);
 
-	client_abort(c, env, FAILURE_SQL, "%s", PQresultErrorMessage(res));
+	client_abort(c, env, FAILURE_SQL, "%s", pgb_result_error(res));
 	env->failure.query = query;
 	snprintf(env->failure.sqlstate, sizeof(env->failure.sqlstate), "%s",
 			 state != NULL ? state : "");
@@ -104,7 +104,7 @@ client_state
 client_held_error_abort(client *c, client_env *env)
 {
 	abort_sql(c, env, c->error_res, c->error_query);
-	PQclear(c->error_res);
+	pgb_result_clear(c->error_res);
 	c->error_res = NULL;
 	return CSTATE_ABORTED;
 }
@@ -120,12 +120,12 @@ error_found(client *c, client_env *env)
 {
 	if (c->error_res == NULL)
 		return CSTATE_ERROR;
-	if (PQstatus(c->conn) == CONNECTION_BAD)
+	if (pgb_session_broken(c->conn))
 		return client_held_error_abort(c, env);
 	if (env->cfg->retry.verbose_errors)
 		retry_report_error(c->id, c->command, c->script,
-						   PQresultErrorMessage(c->error_res));
-	PQclear(c->error_res);
+						   pgb_result_error(c->error_res));
+	pgb_result_clear(c->error_res);
 	c->error_res = NULL;
 	return CSTATE_ERROR;
 }
@@ -137,33 +137,33 @@ error_found(client *c, client_env *env)
  * unless this keeps it (c->error_res), then it is set to NULL.
  */
 static bool
-handle_result(client *c, client_env *env, const command *cmd, PGresult **resp)
+handle_result(client *c, client_env *env, const command *cmd, pgb_result **resp)
 {
-	PGresult   *res = *resp;
+	pgb_result *res = *resp;
 
-	switch (PQresultStatus(res))
+	switch (pgb_result_status(res))
 	{
-		case PGRES_COMMAND_OK:
-		case PGRES_EMPTY_QUERY:
-		case PGRES_PIPELINE_SYNC:
+		case PGB_RES_COMMAND_OK:
+		case PGB_RES_EMPTY_QUERY:
+		case PGB_RES_PIPELINE_SYNC:
 			return true;
-		case PGRES_TUPLES_OK:
-			if (cmd->meta == META_ASET && PQntuples(res) > 0)
-				return store_row(c, env, cmd, res, PQntuples(res) - 1, c->qrynum);
+		case PGB_RES_TUPLES_OK:
+			if (cmd->meta == META_ASET && pgb_result_ntuples(res) > 0)
+				return store_row(c, env, cmd, res, pgb_result_ntuples(res) - 1, c->qrynum);
 			return true;
-		case PGRES_COPY_IN:
-		case PGRES_COPY_OUT:
-		case PGRES_COPY_BOTH:
+		case PGB_RES_COPY_IN:
+		case PGB_RES_COPY_OUT:
+		case PGB_RES_COPY_BOTH:
 			client_abort(c, env, FAILURE_PLAIN, "COPY is not supported in pgbench, aborting");
 			return false;
-		case PGRES_NONFATAL_ERROR:
-		case PGRES_FATAL_ERROR:
-			c->error = retry_classify_sqlstate(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+		case PGB_RES_NONFATAL_ERROR:
+		case PGB_RES_FATAL_ERROR:
+			c->error = retry_classify_sqlstate(pgb_result_sqlstate(res));
 			if (retry_error_is_retriable(c->error))
 			{
 				if (env->cfg->retry.verbose_errors)
 					retry_report_error(c->id, c->command, c->script,
-									   PQresultErrorMessage(res));
+									   pgb_result_error(res));
 				return true;
 			}
 			if (retry_error_is_handled(c->error, env->cfg->continue_on_error))
@@ -183,12 +183,12 @@ handle_result(client *c, client_env *env, const command *cmd, PGresult **resp)
 
 /* \gset looks at the last result of the command only. */
 static bool
-check_gset(client *c, client_env *env, const command *cmd, const PGresult *last)
+check_gset(client *c, client_env *env, const command *cmd, const pgb_result *last)
 {
 	int			ntuples = 0;
 
-	if (last != NULL && PQresultStatus(last) == PGRES_TUPLES_OK)
-		ntuples = PQntuples(last);
+	if (last != NULL && pgb_result_status(last) == PGB_RES_TUPLES_OK)
+		ntuples = pgb_result_ntuples(last);
 	if (ntuples != 1)
 	{
 		client_abort(c, env, FAILURE_RESULT, "expected one row, got %d", ntuples);
@@ -204,22 +204,22 @@ check_gset(client *c, client_env *env, const command *cmd, const PGresult *last)
  * when the client aborts.
  */
 static bool
-take_command_result(client *c, client_env *env, const command *cmd, PGresult *res)
+take_command_result(client *c, client_env *env, const command *cmd, pgb_result *res)
 {
 	/* after a retriable failure, the rest of the command is only drained */
 	if (c->error != RETRY_ERROR_NONE)
 	{
-		PQclear(res);
+		pgb_result_clear(res);
 		return true;
 	}
 	if (cmd->meta == META_GSET)
 	{
-		PQclear(c->gset_last);
+		pgb_result_clear(c->gset_last);
 		c->gset_last = NULL;
 	}
 	if (!handle_result(c, env, cmd, &res))
 	{
-		PQclear(res);
+		pgb_result_clear(res);
 		return false;
 	}
 	c->qrynum++;
@@ -228,7 +228,7 @@ take_command_result(client *c, client_env *env, const command *cmd, PGresult *re
 	else if (res == NULL)
 		return true;			/* held as c->error_res */
 	else
-		PQclear(res);
+		pgb_result_clear(res);
 	return true;
 }
 
@@ -245,7 +245,7 @@ command_results_done(client *c, client_env *env, const command *cmd)
 	if (cmd->meta != META_GSET)
 		return CSTATE_END_COMMAND;
 	ok = check_gset(c, env, cmd, c->gset_last);
-	PQclear(c->gset_last);
+	pgb_result_clear(c->gset_last);
 	c->gset_last = NULL;
 	return ok ? CSTATE_END_COMMAND : CSTATE_ABORTED;
 }
@@ -254,7 +254,7 @@ command_results_done(client *c, client_env *env, const command *cmd)
 static client_state
 read_command_results(client *c, client_env *env, const command *cmd)
 {
-	PGresult   *res;
+	pgb_result *res;
 	client_state next;
 	bool		fresh = true;
 
@@ -272,9 +272,9 @@ read_command_results(client *c, client_env *env, const command *cmd)
 static client_state
 end_pipeline(client *c, client_env *env)
 {
-	if (PQexitPipelineMode(c->conn) != 1)
+	if (pgb_session_pipeline_exit(c->conn) != 1)
 		diag_error("client %d failed to exit pipeline mode: %s", c->id,
-				   PQerrorMessage(c->conn));
+				   pgb_session_error(c->conn));
 	return c->error != RETRY_ERROR_NONE ? error_found(c, env) : CSTATE_END_COMMAND;
 }
 
@@ -285,13 +285,13 @@ end_pipeline(client *c, client_env *env)
 static client_state
 read_pipeline_results(client *c, client_env *env, const command *cmd)
 {
-	PGresult   *res;
+	pgb_result *res;
 	client_state next;
 	bool		fresh = true;
 
 	while (client_next_result(c, env, CSTATE_WAIT_RESULT, &fresh, &res, &next))
 	{
-		ExecStatusType status;
+		pgb_res_status status;
 		bool		ok;
 
 		if (res == NULL)
@@ -301,23 +301,23 @@ read_pipeline_results(client *c, client_env *env, const command *cmd)
 			client_trace(env, "client %d receiving", c->id);
 			continue;
 		}
-		status = PQresultStatus(res);
-		if (status == PGRES_PIPELINE_SYNC)
+		status = pgb_result_status(res);
+		if (status == PGB_RES_PIPELINE_SYNC)
 		{
-			PQclear(res);
+			pgb_result_clear(res);
 			client_trace(env, "client %d pipeline ending", c->id);
 			if (--c->num_syncs > 0)
 				continue;
 			return end_pipeline(c, env);
 		}
 		/* after a failure the server skips the rest: nothing to handle */
-		if (c->error != RETRY_ERROR_NONE || status == PGRES_PIPELINE_ABORTED)
+		if (c->error != RETRY_ERROR_NONE || status == PGB_RES_PIPELINE_ABORTED)
 		{
-			PQclear(res);
+			pgb_result_clear(res);
 			continue;
 		}
 		ok = handle_result(c, env, cmd, &res);
-		PQclear(res);
+		pgb_result_clear(res);
 		if (!ok)
 			return CSTATE_ABORTED;
 		c->qrynum++;
@@ -327,7 +327,7 @@ read_pipeline_results(client *c, client_env *env, const command *cmd)
 
 /*
  * Only an SQL command outside a pipeline and \endpipeline wait for
- * results, so the command tells which without asking libpq.
+ * results, so the command tells which without asking the session.
  */
 client_state
 client_wait_result(client *c, client_env *env)
@@ -344,7 +344,7 @@ client_state
 client_wait_prepare(client *c, client_env *env)
 {
 	const command *cmd = client_current_command(c, env->cfg);
-	PGresult   *res;
+	pgb_result *res;
 	client_state next;
 	bool		fresh = true;
 
@@ -353,6 +353,8 @@ client_wait_prepare(client *c, client_env *env)
 		if (res == NULL)
 		{
 			c->qrynum = 0;
+			if (cmd->type != SQL_COMMAND)
+				return client_meta_resume(c, env);
 			if (cmd->sql.dynamic)
 				return client_ident_prepared(c, env, cmd);
 			if (!client_send_prepared(c, env, cmd))
@@ -360,13 +362,13 @@ client_wait_prepare(client *c, client_env *env)
 			return CSTATE_WAIT_RESULT;
 		}
 		/* pgbench reports a failed PREPARE and lets the execution fail */
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
 		{
-			diag_error("%s", PQerrorMessage(c->conn));
-			if (cmd->sql.dynamic)
+			diag_error("%s", pgb_session_error(c->conn));
+			if (cmd->type == SQL_COMMAND && cmd->sql.dynamic)
 				client_ident_prepare_failed(c);
 		}
-		PQclear(res);
+		pgb_result_clear(res);
 	}
 	return next;
 }

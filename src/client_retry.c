@@ -39,79 +39,85 @@ rollback_failed(const client *c, client_env *env, const char *reason)
 						"rolling back the transaction after an error; %s", reason);
 }
 
-/*
- * Leave a pipeline after an error: sync, then drop everything up to it.
- * This waits for the server, as pgbench does, on the error path only.
- * false when the client aborts.
- */
-static bool
-discard_until_sync(client *c, client_env *env)
+/* Out of any pipeline: roll an open transaction block back, or decide. */
+static client_state
+roll_back(client *c, client_env *env, pg_time_usec_t *now)
 {
-	bool		synced = false;
+	pgb_tx_status status = pgb_session_tx_status(c->conn);
 
-	if (!PQpipelineSync(c->conn))
+	if (status == PGB_TX_INTRANS || status == PGB_TX_INERROR)
 	{
-		client_abort(c, env, FAILURE_CLIENT, "failed to send a pipeline sync");
-		return false;
-	}
-	for (;;)
-	{
-		PGresult   *res = PQgetResult(c->conn);
-
-		if (PQstatus(c->conn) == CONNECTION_BAD)
-		{
-			PQclear(res);
-			rollback_failed(c, env, "perhaps the backend died while processing");
-			return false;
-		}
-		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC)
-			synced = true;
-		else if (synced && res == NULL)
-			break;
-		else if (res != NULL)
-			synced = false;
-		PQclear(res);
-	}
-	c->num_syncs = 0;
-	if (PQexitPipelineMode(c->conn) != 1)
-	{
-		client_abort(c, env, FAILURE_CLIENT,
-					 "failed to exit pipeline mode for rolling back the failed transaction");
-		return false;
-	}
-	return true;
-}
-
-client_state
-client_handle_error(client *c, client_env *env, pg_time_usec_t *now)
-{
-	PGTransactionStatusType status;
-
-	if (PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF && !discard_until_sync(c, env))
-		return CSTATE_ABORTED;
-
-	status = PQtransactionStatus(c->conn);
-	if (status == PQTRANS_INTRANS || status == PQTRANS_INERROR)
-	{
-		if (!PQsendQuery(c->conn, "ROLLBACK"))
+		if (!pgb_session_send_query(c->conn, "ROLLBACK"))
 			return client_abort(c, env, FAILURE_CLIENT,
 								"failed to send sql command for rolling back the failed transaction");
 		return CSTATE_WAIT_ROLLBACK;
 	}
-	if (status == PQTRANS_IDLE)
+	if (status == PGB_TX_IDLE)
 		return after_rollback(c, env, now);
 	return client_abort(c, env, FAILURE_WHILE, "receiving the transaction status");
+}
+
+/*
+ * Leave a pipeline after an error: sync, then drop everything up to it
+ * (DISCARD_PIPELINE, which reads at once: the results may be in already).
+ */
+client_state
+client_handle_error(client *c, client_env *env, pg_time_usec_t *now)
+{
+	if (pgb_session_pipeline(c->conn) == PGB_PIPELINE_OFF)
+		return roll_back(c, env, now);
+	if (!pgb_session_pipeline_sync(c->conn))
+		return client_abort(c, env, FAILURE_CLIENT, "failed to send a pipeline sync");
+	c->discard_synced = false;
+	return CSTATE_DISCARD_PIPELINE;
+}
+
+/* The sync after the error is read: out of the pipeline, then roll back. */
+static client_state
+pipeline_left(client *c, client_env *env, pg_time_usec_t *now)
+{
+	c->num_syncs = 0;
+	if (!pgb_session_pipeline_exit(c->conn))
+		return client_abort(c, env, FAILURE_CLIENT,
+							"failed to exit pipeline mode for rolling back the failed transaction");
+	return roll_back(c, env, now);
+}
+
+/*
+ * Drop results up to a sync followed by the end of the queue: syncs sent
+ * before (\syncpipeline) may come first.
+ */
+client_state
+client_discard_pipeline(client *c, client_env *env, pg_time_usec_t *now)
+{
+	pgb_result *res;
+	client_state next;
+	bool		fresh = true;
+
+	while (client_next_result(c, env, CSTATE_DISCARD_PIPELINE, &fresh, &res, &next))
+	{
+		bool		done = res == NULL && c->discard_synced;
+
+		if (res != NULL)
+			c->discard_synced = pgb_result_status(res) == PGB_RES_PIPELINE_SYNC;
+		pgb_result_clear(res);
+		if (pgb_session_broken(c->conn))
+			return rollback_failed(c, env, "perhaps the backend died while processing");
+		if (done)
+			return pipeline_left(c, env, now);
+	}
+	return next;
 }
 
 client_state
 client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now)
 {
-	PGresult   *res;
+	pgb_result *res;
 	client_state next;
 
 	/*
 	 * Also reached right after sending the ROLLBACK: the read at once
-	 * then finds nothing, as the PQisBusy-first order would have anyway.
+	 * then finds nothing, as the busy-first order would have anyway.
 	 */
 	bool		fresh = true;
 
@@ -120,13 +126,13 @@ client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now)
 	{
 		if (res == NULL)
 			return after_rollback(c, env, now);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
 		{
-			rollback_failed(c, env, PQerrorMessage(c->conn));
-			PQclear(res);
+			rollback_failed(c, env, pgb_session_error(c->conn));
+			pgb_result_clear(res);
 			return CSTATE_ABORTED;
 		}
-		PQclear(res);
+		pgb_result_clear(res);
 	}
 	return next;
 }

@@ -71,13 +71,12 @@ client_send_prepared(client *c, const client_env *env, const command *cmd)
 
 	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, name);
-	return PQsendQueryPrepared(c->conn, name, cmd->sql.nparams, params,
-							   NULL, NULL, 0) != 0;
+	return pgb_session_send_prepared(c->conn, name, cmd->sql.nparams, params) != 0;
 }
 
 /*
  * Send text in the simple or extended mode (the prepared mode is each
- * caller's own): PQsendQuery's or PQsendQueryParams' answer.
+ * caller's own): the session's answer to the send.
  */
 int
 client_send_text(client *c, const client_env *env, const sql_command *sql, const char *text)
@@ -86,9 +85,9 @@ client_send_text(client *c, const client_env *env, const sql_command *sql, const
 
 	client_trace(env, "client %d sending %s", c->id, text);
 	if (env->cfg->query_mode == QUERY_SIMPLE)
-		return PQsendQuery(c->conn, text);
+		return pgb_session_send_query(c->conn, text);
 	client_fill_params(c, sql, params);
-	return PQsendQueryParams(c->conn, text, sql->nparams, NULL, params, NULL, NULL, 0);
+	return pgb_session_send_params(c->conn, text, sql->nparams, params);
 }
 
 client_state
@@ -114,8 +113,7 @@ send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeli
 
 		client_trace(env, "client %d preparing %s", c->id, name);
 		c->prepared[flat] = true;
-		if (!PQsendPrepare(c->conn, name, cmd->sql.param_text,
-						   cmd->sql.nparams, NULL))
+		if (!pgb_session_send_prepare(c->conn, name, cmd->sql.param_text, cmd->sql.nparams))
 			return client_send_failed(c, env, cmd);
 		if (!in_pipeline)
 			return CSTATE_WAIT_PREPARE;
@@ -128,7 +126,8 @@ send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeli
 static client_state
 send_sql(client *c, client_env *env, const command *cmd)
 {
-	bool		in_pipeline = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
+	bool		in_pipeline = c->pipelines &&
+		pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF;
 	const sql_command *sql = &cmd->sql;
 	int			sent = 0;
 
@@ -159,13 +158,14 @@ send_sql(client *c, client_env *env, const command *cmd)
 	return in_pipeline ? CSTATE_END_COMMAND : CSTATE_WAIT_RESULT;
 }
 
-/* Map a meta-command's outcome onto the client. */
-static client_state
-run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
+/* What a meta-command of the client's current command runs on. */
+static void
+meta_env(client *c, const client_env *env, metacmd_env *menv)
 {
 	const run_config *cfg = env->cfg;
 	int			offset = cfg->script_offset[c->script];
-	metacmd_env menv = {
+
+	*menv = (metacmd_env) {
 		.client_id = c->id,
 		.script_index = c->script,
 		.script = &cfg->scripts->scripts[c->script],
@@ -180,30 +180,58 @@ run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
 		.prepared = c->prepared + offset,
 		.prepared_names = cfg->prepared_names + offset,
 	};
-	metacmd_outcome out = {.failure = &env->failure};
+}
 
-	/* only \sleep needs the time: other commands leave the clock unread */
-	metacmd_execute(&menv, cmd, cmd->meta == META_SLEEP ? client_now(now) : 0, &out);
-	c->next_command = out.next_command;
-	c->elif_pending = out.elif_pending;
-	c->num_syncs += out.syncs_sent;
-	if (out.clock_stale)
+/* Map a meta-command's outcome onto the client. */
+static client_state
+meta_outcome(client *c, const metacmd_outcome *out, pg_time_usec_t *now)
+{
+	c->next_command = out->next_command;
+	c->elif_pending = out->elif_pending;
+	c->num_syncs += out->syncs_sent;
+	if (out->clock_stale)
 		*now = 0;
-	switch (out.next)
+	switch (out->next)
 	{
 		case METACMD_DONE:
 			return CSTATE_END_COMMAND;
 		case METACMD_SLEEP:
-			c->sleep_until = out.sleep_until;
+			c->sleep_until = out->sleep_until;
 			return CSTATE_SLEEP;
 		case METACMD_PIPELINE_RESULTS:
 			c->qrynum = 0;
 			return CSTATE_WAIT_RESULT;
+		case METACMD_PREPARING:
+			return CSTATE_WAIT_PREPARE;
 		case METACMD_FAILED:
 			c->error = RETRY_ERROR_META;
 			return CSTATE_ABORTED;
 	}
 	return CSTATE_ABORTED;
+}
+
+static client_state
+run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
+{
+	metacmd_env menv;
+	metacmd_outcome out = {.failure = &env->failure};
+
+	meta_env(c, env, &menv);
+	/* only \sleep needs the time: other commands leave the clock unread */
+	metacmd_execute(&menv, cmd, cmd->meta == META_SLEEP ? client_now(now) : 0, &out);
+	return meta_outcome(c, &out, now);
+}
+
+client_state
+client_meta_resume(client *c, client_env *env)
+{
+	metacmd_env menv;
+	metacmd_outcome out = {.failure = &env->failure};
+	pg_time_usec_t unread = 0;
+
+	meta_env(c, env, &menv);
+	metacmd_pipeline_resume(&menv, &out);
+	return meta_outcome(c, &out, &unread);
 }
 
 client_state
@@ -214,7 +242,7 @@ client_start_command(client *c, client_env *env, pg_time_usec_t *now)
 
 	if (cmd == NULL)
 	{
-		if (PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF)
+		if (c->pipelines && pgb_session_pipeline(c->conn) != PGB_PIPELINE_OFF)
 			return client_abort(c, env, FAILURE_CLIENT,
 								"end of script reached with pipeline open");
 		return CSTATE_END_TX;

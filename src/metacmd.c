@@ -290,23 +290,25 @@ run_setshell(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 /* ---- pipelines -------------------------------------------------------- */
 
 /*
- * Under -M prepared, prepare every SQL command between this
- * \startpipeline and its \endpipeline (blocking, once per connection), as
- * pgbench does so that the pipeline holds no Parse messages.
+ * Under -M prepared, \startpipeline first prepares every SQL command up to
+ * its \endpipeline, once per session, as pgbench does so that the pipeline
+ * holds no Parse messages.  One PREPARE at a time, without waiting: each
+ * one sent is METACMD_PREPARING; once the caller has read its result it
+ * calls metacmd_pipeline_resume, which sends the next or goes on.  true
+ * when a PREPARE was sent.
  */
-static void
-prepare_pipeline(const metacmd_env *env)
+static bool
+prepare_next(const metacmd_env *env, metacmd_outcome *out)
 {
 	const script *s = env->script;
 
 	/* the \startpipeline's own flag says the scan was done on this session */
 	if (env->prepared[env->command])
-		return;
+		return false;
 	for (int j = env->command + 1; j < s->ncommands; j++)
 	{
 		const command *cmd = s->commands[j];
 		const char *name = env->prepared_names[j];
-		PGresult   *res;
 
 		if (cmd->type == META_COMMAND && cmd->meta == META_ENDPIPELINE)
 			break;
@@ -315,30 +317,39 @@ prepare_pipeline(const metacmd_env *env)
 			continue;
 		if (PGB_UNLIKELY(env->debug))
 			diag_log(DIAG_DEBUG, "client %d preparing %s", env->client_id, name);
-		res = PQprepare(env->conn, name, cmd->sql.param_text, cmd->sql.nparams, NULL);
-		/* pgbench reports a failed PREPARE and lets the execution fail */
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			diag_error("%s", PQerrorMessage(env->conn));
-		PQclear(res);
 		env->prepared[j] = true;
+		if (pgb_session_send_prepare(env->conn, name, cmd->sql.param_text,
+									 cmd->sql.nparams))
+		{
+			out->next = METACMD_PREPARING;
+			return true;
+		}
+		/* pgbench reports a failed PREPARE and lets the execution fail */
+		diag_error("%s", pgb_session_error(env->conn));
 	}
 	env->prepared[env->command] = true;
+	return false;
 }
 
-static int
-send_pipeline_sync(PGconn *conn)
+/* \startpipeline (after its PREPAREs under -M prepared). */
+static void
+start_pipeline(const metacmd_env *env, metacmd_outcome *out)
 {
-#ifdef LIBPQ_HAS_SEND_PIPELINE_SYNC
-	return PQsendPipelineSync(conn);
-#else
-	return PQpipelineSync(conn);
-#endif
+	pgb_session *conn = env->conn;
+	bool		off = pgb_session_pipeline(conn) == PGB_PIPELINE_OFF;
+
+	if (env->mode == QUERY_PREPARED && off && prepare_next(env, out))
+		return;
+	if (!off)
+		return meta_failed(env, out, "startpipeline", "already in pipeline mode");
+	if (pgb_session_pipeline_enter(conn) == 0)
+		return meta_failed(env, out, "startpipeline", "failed to enter pipeline mode");
 }
 
 static void
 run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
 {
-	PGconn	   *conn = env->conn;
+	pgb_session *conn = env->conn;
 
 	switch (cmd->meta)
 	{
@@ -346,24 +357,18 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 			if (env->mode == QUERY_SIMPLE)
 				return meta_failed(env, out, "startpipeline",
 								   "cannot use pipeline mode with the simple query protocol");
-			if (env->mode == QUERY_PREPARED)
-				prepare_pipeline(env);
-			if (PQpipelineStatus(conn) != PQ_PIPELINE_OFF)
-				return meta_failed(env, out, "startpipeline", "already in pipeline mode");
-			if (PQenterPipelineMode(conn) == 0)
-				return meta_failed(env, out, "startpipeline", "failed to enter pipeline mode");
-			return;
+			return start_pipeline(env, out);
 		case META_SYNCPIPELINE:
-			if (PQpipelineStatus(conn) != PQ_PIPELINE_ON)
+			if (pgb_session_pipeline(conn) != PGB_PIPELINE_ON)
 				return meta_failed(env, out, "syncpipeline", "not in pipeline mode");
-			if (send_pipeline_sync(conn) == 0)
+			if (pgb_session_pipeline_send_sync(conn) == 0)
 				return meta_failed(env, out, "syncpipeline", "failed to send a pipeline sync");
 			out->syncs_sent = 1;
 			return;
 		default:				/* META_ENDPIPELINE */
-			if (PQpipelineStatus(conn) != PQ_PIPELINE_ON)
+			if (pgb_session_pipeline(conn) != PGB_PIPELINE_ON)
 				return meta_failed(env, out, "endpipeline", "not in pipeline mode");
-			if (!PQpipelineSync(conn))
+			if (!pgb_session_pipeline_sync(conn))
 				return meta_failed(env, out, "endpipeline", "failed to send a pipeline sync");
 			out->syncs_sent = 1;
 			/* collect every pending result up to the sync */
@@ -374,12 +379,9 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 
 /* ---- dispatch --------------------------------------------------------- */
 
-void
-metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
-				metacmd_outcome *out)
+static void
+outcome_reset(const metacmd_env *env, metacmd_outcome *out)
 {
-	pgb_value	result;
-
 	out->next = METACMD_DONE;
 	out->next_command = env->command + 1;
 	out->elif_pending = false;
@@ -387,7 +389,22 @@ metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
 	out->sleep_until = 0;
 	out->clock_stale = false;
 	out->failure->ncauses = 0;
+}
 
+void
+metacmd_pipeline_resume(const metacmd_env *env, metacmd_outcome *out)
+{
+	outcome_reset(env, out);
+	start_pipeline(env, out);
+}
+
+void
+metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
+				metacmd_outcome *out)
+{
+	pgb_value	result;
+
+	outcome_reset(env, out);
 	if (PGB_UNLIKELY(env->debug))
 		trace_meta(env, cmd);
 

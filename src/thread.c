@@ -121,7 +121,7 @@ typedef struct connect_round
 	int			pending;		/* started and not yet up, nor failed */
 	int			failed;			/* lowest client that failed; -1: none */
 	int			window;			/* attempts allowed at once now */
-	char		message[1024];	/* its libpq message */
+	char		message[1024];	/* its connection message */
 } connect_round;
 
 /* Start clients until the window is full; a refusal ends the starting. */
@@ -166,7 +166,7 @@ wait_for_connects(worker *w, const connect_round *r)
 		if (c->connect_retry_at == 0)
 		{
 			bool		for_read;
-			int			fd = conn_attempt_socket(&c->connecting, &for_read);
+			int			fd = pgb_connect_socket(&c->connecting, &for_read);
 
 			w->entries[i].ws_index =
 				waitset_add(w->ws, fd, for_read ? WAITSET_READ : WAITSET_WRITE);
@@ -280,8 +280,9 @@ tick_log(worker *w, pg_time_usec_t now)
 
 /*
  * After a signal: cancel the statements the clients still wait for, so
- * that the server stops working for a run that is over (PQcancel blocks
- * until the server took the request; a few milliseconds per client).
+ * that the server stops working for a run that is over (each cancel
+ * waits for the server to take the request, a few milliseconds, and at
+ * most a bound session.h's implementation sets).
  */
 static void
 cancel_in_flight(worker *w)
@@ -290,15 +291,12 @@ cancel_in_flight(worker *w)
 
 	for (int i = 0; i < w->nclients; i++)
 	{
-		PGconn	   *conn = w->clients[i].conn;
-		PGcancel   *cancel;
+		pgb_session *conn = w->clients[i].conn;
 
-		if (conn == NULL || PQtransactionStatus(conn) != PQTRANS_ACTIVE)
+		if (conn == NULL || pgb_session_tx_status(conn) != PGB_TX_ACTIVE)
 			continue;
-		cancel = PQgetCancel(conn);
-		if (cancel != NULL && !PQcancel(cancel, errbuf, sizeof(errbuf)))
+		if (!pgb_session_cancel(conn, errbuf, sizeof(errbuf)))
 			diag_error("could not send cancel request: %s", errbuf);
-		PQfreeCancel(cancel);
 	}
 }
 

@@ -7,7 +7,8 @@
  * Calls go one way: the thread advances its clients; a client runs its
  * meta-commands through metacmd.h and hands finished transactions to the
  * sink its thread lent it (txsink.h).  A client never calls up into its
- * thread: what it needs from there is in its client_env.  The state
+ * thread: what it needs from there is in its client_env.  Everything it
+ * asks of the server goes through the session port (session.h).  The state
  * machine is split by concern: client.c (set-up, connections, dispatch),
  * client_tx.c (transactions), client_send.c (sending SQL),
  * client_result.c (reading results), client_retry.c (the error path).
@@ -16,7 +17,7 @@
 #ifndef PGBENCH_CLIENT_H
 #define PGBENCH_CLIENT_H
 
-#include <libpq-fe.h>
+#include "pgbench/session.h"
 
 #include "pgbench/eval.h"
 #include "pgbench/failure.h"
@@ -58,7 +59,7 @@ typedef enum client_state
 	CSTATE_START_TX,
 
 	/*
-	 * A -C connection is being opened without blocking (PQconnectPoll),
+	 * A -C connection is being opened without blocking (conn.h),
 	 * within its connect_timeout; first the client may queue for one of
 	 * its thread's few connect slots, and wait a little before trying
 	 * again when the server's listen queue was full.  Next: START_TX once
@@ -70,12 +71,17 @@ typedef enum client_state
 	 * Run the current command: send SQL (next WAIT_RESULT, WAIT_PREPARE for
 	 * the first use of a prepared statement, END_COMMAND inside a
 	 * pipeline), or execute a meta-command (END_COMMAND, SLEEP, WAIT_RESULT
-	 * for \endpipeline, ABORTED on error).  Past the last command: END_TX,
-	 * or ABORTED if a pipeline is still open.
+	 * for \endpipeline, WAIT_PREPARE for a \startpipeline that prepares
+	 * its commands, ABORTED on error).  Past the last command: END_TX, or
+	 * ABORTED if a pipeline is still open.
 	 */
 	CSTATE_START_COMMAND,
 
-	/* Wait for the PQsendPrepare result, then send.  Next: WAIT_RESULT. */
+	/*
+	 * Wait for a PREPARE's result, then send the execution (next
+	 * WAIT_RESULT); or, for \startpipeline under -M prepared, the next of
+	 * its PREPAREs (staying here) or into the pipeline (END_COMMAND).
+	 */
 	CSTATE_WAIT_PREPARE,
 
 	/*
@@ -99,10 +105,19 @@ typedef enum client_state
 	/*
 	 * A serialization or deadlock failure (or, under --continue-on-error,
 	 * another SQL error): leave any pipeline and roll an open transaction
-	 * block back.  Next: WAIT_ROLLBACK, RETRY or FAILURE
+	 * block back.  Next: DISCARD_PIPELINE, WAIT_ROLLBACK, RETRY or FAILURE
 	 * (or FINISHED on -T, ABORTED if the connection is gone).
 	 */
 	CSTATE_ERROR,
+
+	/*
+	 * Leave a pipeline after such a failure: the sync ERROR sent is on its
+	 * way; drop every result up to it, without waiting for the server but
+	 * in the thread's loop, then leave pipeline mode.  Next: as ERROR's
+	 * (WAIT_ROLLBACK, RETRY, FAILURE, FINISHED), ABORTED if the connection
+	 * is lost.
+	 */
+	CSTATE_DISCARD_PIPELINE,
 
 	/* Wait for the ROLLBACK.  Next: RETRY or FAILURE (ABORTED on error). */
 	CSTATE_WAIT_ROLLBACK,
@@ -186,7 +201,9 @@ typedef struct client
 {
 	_Alignas(CLIENT_ALIGN) int id;	/* client number, 0-based over the run */
 	client_state state;
-	PGconn	   *conn;			/* NULL between -C transactions and at the end */
+	pgb_session *conn;			/* NULL between -C transactions and at the end */
+	int			sock;			/* conn's socket, read once when it came up
+								 * (client_wait runs after every step) */
 	conn_attempt connecting;	/* while connecting (connecting.plan non-NULL) */
 	pg_time_usec_t connect_start;	/* when the pending connect began */
 	pg_time_usec_t connect_retry_at;	/* listen queue full: try again
@@ -200,9 +217,14 @@ typedef struct client
 	int			command;		/* index of the current command in it */
 	int			next_command;	/* where END_COMMAND goes (\if jumps) */
 	bool		elif_pending;	/* reached an \elif by a false branch: evaluate it */
+	bool		pipelines;		/* some script has \startpipeline: else the
+								 * session is never in pipeline mode and
+								 * the hot path need not ask it */
 	int			num_syncs;		/* pipeline syncs sent, results not yet read */
+	bool		discard_synced; /* DISCARD_PIPELINE: the last result read
+								 * was a sync */
 	int			qrynum;			/* results read so far for the current command */
-	PGresult   *gset_last;		/* \gset: latest result, kept until known last */
+	pgb_result *gset_last;		/* \gset: latest result, kept until known last */
 
 	var_store	vars;			/* this client's variables */
 	prng_state	rs;				/* random state of random*() in scripts */
@@ -217,7 +239,7 @@ typedef struct client
 	int64_t		cnt;			/* transactions accounted (any outcome), for -t */
 	uint32_t	tries;			/* tries of the current transaction */
 	retry_error error;			/* error of the current try (retry.h) */
-	PGresult   *error_res;		/* --continue-on-error: the other SQL error
+	pgb_result *error_res;		/* --continue-on-error: the other SQL error
 								 * of the current try, held until the
 								 * command's results are drained (then the
 								 * client goes on, or aborts with it if the
@@ -290,8 +312,8 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
  * Run the state machine until the client must wait.  *now is the time of
  * this pass (0: not read yet); it is read lazily and kept up to date.
  * A client waiting for its socket is only advanced once the socket is
- * readable (its first read goes straight to PQconsumeInput).  When the
- * client ends in ABORTED, env->failure says why (unless it was already
+ * readable (its first read goes straight to pgb_session_consume).  When
+ * the client ends in ABORTED, env->failure says why (unless it was already
  * reported, e.g. a -T ending); the caller reports and clears it.
  */
 void		client_advance(client *c, client_env *env, pg_time_usec_t *now);

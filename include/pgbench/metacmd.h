@@ -13,7 +13,7 @@
 #ifndef PGBENCH_METACMD_H
 #define PGBENCH_METACMD_H
 
-#include <libpq-fe.h>
+#include "pgbench/session.h"
 
 #include "pgbench/eval.h"
 #include "pgbench/failure.h"
@@ -30,7 +30,7 @@ typedef struct metacmd_env
 	bool		elif_pending;	/* reached this \elif by a false branch */
 	var_store  *vars;			/* the client's variables (\set, \setshell write) */
 	eval_context *ectx;			/* the client's evaluator context */
-	PGconn	   *conn;			/* the client's connection (pipelines) */
+	pgb_session	   *conn;			/* the client's connection (pipelines) */
 	query_mode	mode;			/* -M */
 	bool		debug;			/* -d: trace the command */
 	bool		timer_exceeded; /* -T is over: shell failures are quiet */
@@ -50,6 +50,9 @@ typedef enum metacmd_next
 	METACMD_DONE,				/* on to outcome.next_command */
 	METACMD_SLEEP,				/* \sleep until outcome.sleep_until */
 	METACMD_PIPELINE_RESULTS,	/* \endpipeline: read results up to the sync */
+	METACMD_PREPARING,			/* \startpipeline under -M prepared sent a
+								 * PREPARE: read its result, then call
+								 * metacmd_pipeline_resume */
 	METACMD_FAILED,				/* outcome.failure says why; the client aborts */
 } metacmd_next;
 
@@ -73,5 +76,13 @@ typedef struct metacmd_outcome
  */
 void		metacmd_execute(const metacmd_env *env, const command *cmd,
 							pg_time_usec_t now, metacmd_outcome *out);
+
+/*
+ * After METACMD_PREPARING, once the PREPARE's results are read (a failed
+ * one reported with the session's error, as pgbench does): go on with the
+ * same \startpipeline (env as for metacmd_execute), which sends the next
+ * PREPARE or enters pipeline mode.  No -d trace of the command again.
+ */
+void		metacmd_pipeline_resume(const metacmd_env *env, metacmd_outcome *out);
 
 #endif

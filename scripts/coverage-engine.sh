@@ -1,0 +1,25 @@
+#!/bin/sh
+# coverage-engine.sh BUILD SRC TEST... — line coverage of the run engine
+# (src/client*.c, metacmd.c, thread.c) from its unit tests alone: the
+# counters of BUILD (configured with -Db_coverage=true) are reset, the
+# TEST executables run, and gcovr prints the engine's files.  Run through
+# meson: meson compile -C BUILD coverage-engine.
+set -eu
+build=$1
+src=$2
+shift 2
+if ! command -v gcovr >/dev/null; then
+	echo "coverage-engine: gcovr is not installed (Debian: apt install gcovr)" >&2
+	exit 1
+fi
+if ! find "$build" -name '*.gcno' | grep -q .; then
+	echo "coverage-engine: $build is not built for coverage (meson configure -Db_coverage=true)" >&2
+	exit 1
+fi
+find "$build" -name '*.gcda' -delete
+for test in "$@"; do
+	"$test" >/dev/null 2>&1 || echo "coverage-engine: $test failed" >&2
+done
+gcovr --root "$src" --object-directory "$build" \
+	--filter "$src/src/client.*\.c" --filter "$src/src/metacmd\.c" --filter "$src/src/thread\.c" \
+	--txt
