@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "pgbench/diag.h"
+#include "pgbench/base/diag.h"
 
 void
 fuzz_quiet(void)

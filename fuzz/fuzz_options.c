@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "pgbench/bench.h"
+#include "pgbench/run/bench.h"
 
 #define MAX_ARGS 64
 

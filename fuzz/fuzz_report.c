@@ -43,8 +43,8 @@
 
 #include "fuzz_common.h"
 #include "fuzz_report.h"
-#include "pgbench/runconf.h"
-#include "pgbench/utf8.h"
+#include "pgbench/engine/runconf.h"
+#include "pgbench/base/utf8.h"
 
 #define FR_MAX_SCRIPTS 3
 #define FR_MAX_COMMANDS 3

@@ -8,9 +8,9 @@
 #ifndef PGBENCH_FUZZ_REPORT_H
 #define PGBENCH_FUZZ_REPORT_H
 
-#include "pgbench/figures.h"
-#include "pgbench/json_read.h"
-#include "pgbench/report.h"
+#include "pgbench/report/figures.h"
+#include "pgbench/report/json_read.h"
+#include "pgbench/report/report.h"
 
 /*
  * A mismatch: the message (printf format) on file descriptor 2, which

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "fuzz_report.h"
-#include "pgbench/utf8.h"
+#include "pgbench/base/utf8.h"
 
 /* A value of the document and its path, for the messages. */
 typedef struct chk

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "pgbench/eval.h"
-#include "pgbench/script.h"
+#include "pgbench/script/eval.h"
+#include "pgbench/script/script.h"
 
 /* pgbench's automatic variables, with the values a client would see. */
 static const char *const automatic[][2] = {

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pgbench/expr.h"
+#include "pgbench/script/expr.h"
 
 /* A name as it appears in the line: not NUL-terminated, not owned. */
 typedef struct expr_word

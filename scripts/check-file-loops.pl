@@ -31,8 +31,8 @@ use JSON::PP qw(decode_json);
 # whose files are all listed here is reported but does not fail.  A loop
 # that also takes in a file not listed fails.
 my @TEMPORARY_CLIENT_LOOP_ALLOWLIST = qw(
-  src/client.c src/client_connect.c src/client_ident.c src/client_reconnect.c
-  src/client_result.c src/client_retry.c src/client_send.c src/client_tx.c
+  src/engine/client.c src/engine/client_connect.c src/engine/client_ident.c src/engine/client_reconnect.c
+  src/engine/client_result.c src/engine/client_retry.c src/engine/client_send.c src/engine/client_tx.c
 );
 
 my $print_graph = grep { $_ eq '--graph' } @ARGV;
@@ -47,7 +47,7 @@ die "check-file-loops: no objects of the program under $build (build it first)\n
   unless @objects;
 
 # Each object's source file, from meson's compile_commands.json: a path
-# in the build's source tree (meson-info.json) as it is ("src/init.c"); a
+# in the build's source tree (meson-info.json) as it is ("src/init/init.c"); a
 # file generated in the build directory by the one it comes from
 # ("lexer/exprscan.l").
 my $build_abs = abs_path($build);
@@ -83,7 +83,7 @@ if (open(my $fh, '<', "$build/compile_commands.json"))
 
 # Without compile_commands.json, from the object's name:
 # "meson-generated_.._.._lexer_exprscan.c.o" -> "lexer/exprscan.l",
-# "src_main.c.o" -> "src/main.c", "init.c.o" -> "src/init.c".
+# "src_main.c.o" -> "src/main.c", "init.c.o" -> "src/init/init.c".
 sub file_of
 {
 	my ($object) = @_;

@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # check-layers.pl — the units' include graph must run one way.
 #
-# Each header include/pgbench/NAME.h is a unit; a source src/NAME*.c
+# Each header include/pgbench/FOLDER/NAME.h is a unit; a source src/FOLDER/NAME*.c
 # belongs to the unit whose name is its longest prefix (client_tx.c is
 # part of client).  Unit A depends on unit B when a file of A includes
 # B's header.  Fails (exit 1) when the graph has a cycle or when a rule
@@ -12,7 +12,7 @@ use warnings;
 my $top = $ARGV[0] && $ARGV[0] ne '--graph' ? shift : '.';
 my $print_graph = grep { $_ eq '--graph' } @ARGV;
 
-my %units = map { m{/(\w+)\.h$} ? ($1 => 1) : () } glob("$top/include/pgbench/*.h");
+my %units = map { m{/(\w+)\.h$} ? ($1 => 1) : () } glob("$top/include/pgbench/*/*.h");
 
 # Headers private to one unit (its files share them; nobody else may).
 my %internal = (options_table => 'options', client_int => 'client');
@@ -29,13 +29,14 @@ sub unit_of
 }
 
 my (%deps, %includers);
-for my $file (glob("$top/src/*.c"), glob("$top/src/*.h"), glob("$top/include/pgbench/*.h"))
+for my $file (glob("$top/src/*.c"), glob("$top/src/*/*.c"), glob("$top/src/*/*.h"),
+	glob("$top/include/pgbench/*/*.h"))
 {
 	my $unit = unit_of($file);
 	open(my $fh, '<', $file) or die "$file: $!";
 	while (<$fh>)
 	{
-		next unless /^#include "(?:pgbench\/)?(\w+)\.h"/;
+		next unless /^#include "(?:pgbench\/\w+\/)?(\w+)\.h"/;
 		my $dep = $internal{$1} // $1;
 		next unless $units{$dep};
 		push @{ $includers{$dep} }, $file;
@@ -55,6 +56,36 @@ for my $file (@{ $includers{options} // [] })
 }
 push @errors, "client depends on thread" if $deps{client}{thread};
 push @errors, "metacmd depends on client" if $deps{metacmd}{client};
+
+# Folders: a file of src/F/ or include/pgbench/F/ may include the headers
+# of the folders src/F/README.md names on its "May call:" line ("every
+# folder" allows all); the folders' graph is then one way too, as the
+# READMEs put it.
+my %folders = map { m{/src/(\w+)/README\.md$} ? ($1 => 1) : () } glob("$top/src/*/README.md");
+sub folder_of { my ($f) = @_; return $f =~ m{/(?:src|include/pgbench)/(\w+)/[^/]+$} ? $1 : undef }
+my %may;
+for my $folder (keys %folders)
+{
+	open(my $fh, '<', "$top/src/$folder/README.md") or die "$folder/README.md: $!";
+	local $/;
+	my ($line) = <$fh> =~ /^May call:(.*?)(?:\n\n|\z)/ms;
+	push @errors, "src/$folder/README.md has no \"May call:\" paragraph" unless defined $line;
+	$line //= '';
+	$may{$folder} = $line =~ /every folder/ ? { map { $_ => 1 } keys %folders }
+	  : { map { $_ => 1 } grep { $folders{$_} } $line =~ /(\w+)/g };
+}
+for my $file (glob("$top/src/*/*.[ch]"), glob("$top/include/pgbench/*/*.h"))
+{
+	my $from = folder_of($file) or next;
+	push @errors, "$file: folder $from has no README.md" and next unless $folders{$from};
+	open(my $fh, '<', $file) or die "$file: $!";
+	while (<$fh>)
+	{
+		next unless m{^#include "pgbench/(\w+)/\w+\.h"};
+		push @errors, "$file includes a header of $1 (src/$from/README.md: not on its May call line)"
+		  unless $1 eq $from || $may{$from}{$1};
+	}
+}
 
 # No cycle: depth-first search with colours.
 my %colour;

@@ -31,7 +31,7 @@ if command -v clang-tidy >/dev/null; then
 	[ -f build/build.ninja ] || meson setup build >/dev/null
 	meson compile -C build >/dev/null || { echo "check-static: the build failed"; exit 1; }
 	out=$(mktemp)
-	ls src/*.c | xargs -P "$jobs" -n 4 clang-tidy -p build --quiet >"$out" 2>/dev/null
+	find src -name "*.c" | sort | xargs -P "$jobs" -n 4 clang-tidy -p build --quiet >"$out" 2>/dev/null
 	perl -e '
 		my ($supfile) = @ARGV[0];
 		my %sup;

@@ -1,6 +1,8 @@
 #!/bin/sh
 # coverage-engine.sh BUILD SRC TEST... — line coverage of the run engine
-# (src/client*.c, metacmd.c, thread.c) from its unit tests alone: the
+# (src/engine/ but the libpq side of the session port, session_libpq.c,
+# which the unit tests replace by a scripted session) from its unit
+# tests alone: the
 # counters of BUILD (configured with -Db_coverage=true) are reset, the
 # TEST executables run, and gcovr prints the engine's files.  Run through
 # meson: meson compile -C BUILD coverage-engine.
@@ -21,5 +23,5 @@ for test in "$@"; do
 	"$test" >/dev/null 2>&1 || echo "coverage-engine: $test failed" >&2
 done
 gcovr --root "$src" --object-directory "$build" \
-	--filter "$src/src/client.*\.c" --filter "$src/src/metacmd\.c" --filter "$src/src/thread\.c" \
+	--filter "$src/src/engine/.*\.c" --exclude "$src/src/engine/session_libpq\.c" \
 	--txt

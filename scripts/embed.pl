@@ -6,7 +6,7 @@
 #
 # Each NAME becomes "const char NAME[]" holding the file's bytes and a
 # terminating NUL, and "const size_t NAME_len" its length without the NUL.
-# The declarations are in src/report_html_assets.h.
+# The declarations are in src/report/report_html_assets.h.
 use strict;
 use warnings;
 

@@ -2,11 +2,11 @@
  * main.c — pgbench's entry point: options, then initialization or a
  * benchmark run, then the exit code.
  */
-#include "pgbench/bench.h"
-#include "pgbench/diag.h"
-#include "pgbench/init.h"
-#include "pgbench/merge.h"
-#include "pgbench/options.h"
+#include "pgbench/run/bench.h"
+#include "pgbench/base/diag.h"
+#include "pgbench/init/init.h"
+#include "pgbench/report/merge.h"
+#include "pgbench/cli/options.h"
 
 int
 main(int argc, char **argv)

@@ -113,8 +113,8 @@ for my $opt (sort keys %options)
 
 # --- meta-commands ----------------------------------------------------
 
-my @meta = slurp("$src/src/script.c") =~ /\{"([a-z]+)",\s*META_[A-Z]+\}/g;
-cmp_ok(scalar @meta, '>=', 13, 'meta-commands found in src/script.c');
+my @meta = slurp("$src/src/script/script.c") =~ /\{"([a-z]+)",\s*META_[A-Z]+\}/g;
+cmp_ok(scalar @meta, '>=', 13, 'meta-commands found in src/script/script.c');
 my $metasec = section('META-COMMANDS') // '';
 for my $m (@meta)
 {
@@ -124,8 +124,8 @@ for my $m (@meta)
 
 # --- functions and operators -----------------------------------------
 
-my @funcs = slurp("$src/src/expr.c") =~ /\{"([a-z_0-9]+)",\s*-?\d+,\s*PGBF_[A-Z_0-9]+\}/g;
-cmp_ok(scalar @funcs, '>=', 20, 'functions found in src/expr.c');
+my @funcs = slurp("$src/src/script/expr.c") =~ /\{"([a-z_0-9]+)",\s*-?\d+,\s*PGBF_[A-Z_0-9]+\}/g;
+cmp_ok(scalar @funcs, '>=', 20, 'functions found in src/script/expr.c');
 my $exprsec = section('EXPRESSIONS') // '';
 for my $f (@funcs)
 {

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#include "pgbench/script.h"
-#include "pgbench/stats.h"
+#include "pgbench/script/script.h"
+#include "pgbench/stats/stats.h"
 
 #define FC_MAX_SCRIPTS 3
 

@@ -1,7 +1,7 @@
 /*
  * session_script.h — a scripted implementation of the session port
  * (session.h) for the engine's unit tests: linked in place of
- * src/session_libpq.c, it checks what the engine sends against a script
+ * src/engine/session_libpq.c, it checks what the engine sends against a script
  * and answers what the script says, in order.
  *
  * A script is an array of lines, ended by NULL:
@@ -37,7 +37,7 @@
 #ifndef SESSION_SCRIPT_H
 #define SESSION_SCRIPT_H
 
-#include "pgbench/session.h"
+#include "pgbench/engine/session.h"
 
 /* A session playing script (not copied: it must outlive the session). */
 pgb_session *ss_new(const char *const *script);

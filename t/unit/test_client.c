@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/client.h"
-#include "pgbench/thread.h"
-#include "pgbench/xalloc.h"
+#include "pgbench/engine/client.h"
+#include "pgbench/engine/thread.h"
+#include "pgbench/base/xalloc.h"
 #include "session_script.h"
 #include "tap.h"
 

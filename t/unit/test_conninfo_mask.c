@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/conninfo_mask.h"
-#include "pgbench/options_table.h"
+#include "pgbench/conn/conninfo_mask.h"
+#include "pgbench/cli/options_table.h"
 #include "tap.h"
 
 #define SECRET "SECRETXYZ"

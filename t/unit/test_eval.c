@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/eval.h"
+#include "pgbench/script/eval.h"
 #include "tap.h"
 
 typedef struct eval_fixture

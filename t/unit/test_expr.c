@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/expr.h"
-#include "pgbench/variables.h"
+#include "pgbench/script/expr.h"
+#include "pgbench/script/variables.h"
 #include "tap.h"
 
 /* ---- a prefix printer: (+ 1 (* 2 3)), doubles as 1.5d, :name ---- */

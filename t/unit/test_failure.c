@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "pgbench/failure.h"
+#include "pgbench/failure/failure.h"
 #include "tap.h"
 
 static void

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/figures.h"
-#include "pgbench/progress.h"
-#include "pgbench/report.h"
+#include "pgbench/report/figures.h"
+#include "pgbench/report/progress.h"
+#include "pgbench/report/report.h"
 #include "figures_cases.h"
 #include "tap.h"
 

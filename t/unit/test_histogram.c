@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/histogram.h"
-#include "pgbench/random.h"
+#include "pgbench/stats/histogram.h"
+#include "pgbench/script/random.h"
 #include "tap.h"
 
 #define NVALUES 200000

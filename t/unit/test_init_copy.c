@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/init_copy.h"
+#include "pgbench/init/init_copy.h"
 #include "tap.h"
 
 /* What pgbench sends for one account: aid, bid, abalance 0, empty filler. */

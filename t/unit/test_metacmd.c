@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/metacmd.h"
+#include "pgbench/engine/metacmd.h"
 #include "tap.h"
 
 typedef struct fixture

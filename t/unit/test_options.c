@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pgbench/options_table.h"
+#include "pgbench/cli/options_table.h"
 #include "tap.h"
 
 #define MAX_ARGV 16

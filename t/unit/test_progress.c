@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgbench/progress.h"
-#include "pgbench/stats.h"
+#include "pgbench/report/progress.h"
+#include "pgbench/stats/stats.h"
 #include "tap.h"
 
 /* Totals after n successful transactions of 1000 us, lag 100 us each. */

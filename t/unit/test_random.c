@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pgbench/random.h"
+#include "pgbench/script/random.h"
 #include "tap.h"
 
 #define NDRAWS 8

@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 
-#include "pgbench/reconnect.h"
-#include "pgbench/retry.h"
+#include "pgbench/failure/reconnect.h"
+#include "pgbench/engine/retry.h"
 #include "tap.h"
 
 /* The SQLSTATEs that mean a lost connection, and some that do not. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgbench/retry.h"
+#include "pgbench/engine/retry.h"
 #include "tap.h"
 
 /* ---- classification ---------------------------------------------------- */

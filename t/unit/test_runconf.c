@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/bench.h"
+#include "pgbench/run/bench.h"
 #include "tap.h"
 
 #define MAX_ARGV 16

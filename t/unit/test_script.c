@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/script.h"
+#include "pgbench/script/script.h"
 #include "tap.h"
 
 #define MAX_EXPECTED 8

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/series.h"
+#include "pgbench/stats/series.h"
 #include "tap.h"
 
 #define SEC INT64_C(1000000)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "pgbench/stats.h"
+#include "pgbench/stats/stats.h"
 #include "tap.h"
 
 /* One accounted transaction: outcome, latency, lag, tries. */

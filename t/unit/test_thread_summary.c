@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/thread.h"
+#include "pgbench/engine/thread.h"
 #include "tap.h"
 
 static void

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pgbench/txlog.h"
+#include "pgbench/stats/txlog.h"
 #include "tap.h"
 
 #define PID 4242

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/common.h"
-#include "pgbench/json_read.h"
-#include "pgbench/report.h"
-#include "pgbench/utf8.h"
+#include "pgbench/base/common.h"
+#include "pgbench/report/json_read.h"
+#include "pgbench/report/report.h"
+#include "pgbench/base/utf8.h"
 #include "tap.h"
 
 #define R UTF8_REPLACEMENT

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pgbench/variables.h"
+#include "pgbench/script/variables.h"
 #include "tap.h"
 
 /* "int 12", "boolean true", "double 1.5", "null" — like debug()'s output. */

@@ -4,7 +4,7 @@
  */
 #include <unistd.h>
 
-#include "pgbench/waitset.h"
+#include "pgbench/engine/waitset.h"
 #include "tap.h"
 
 int

@@ -1,0 +1,86 @@
+/*
+ * runconf.h — the run configuration: every setting of a benchmark run and
+ * every value derived from the settings, computed once before the worker
+ * threads start and read-only afterwards.
+ *
+ * The engine (thread, client, metacmd), the printers (report, JSON,
+ * progress) and the retry and log units read this, never the parsed
+ * command line: options.h is for main, options, bench and init only.
+ * bench_config.c builds it from pgb_options (runconf_build) and frees
+ * what it owns (runconf_free).  Sharing: written by the main thread before
+ * any worker exists; afterwards any thread may read it without a lock.
+ */
+#ifndef PGBENCH_RUNCONF_H
+#define PGBENCH_RUNCONF_H
+
+#include "pgbench/base/common.h"
+#include "pgbench/conn/conn.h"
+#include "pgbench/engine/retry.h"
+#include "pgbench/script/script.h"
+#include "pgbench/stats/txlog.h"
+#include "pgbench/script/variables.h"
+
+typedef struct run_config
+{
+	int			compat;			/* PostgreSQL major followed (16..19) */
+
+	/* what runs */
+	const script_set *scripts;	/* compiled scripts, owned by the options */
+	const var_store *defines;	/* -D values copied into every client */
+	query_mode	query_mode;		/* -M */
+	int			script_offset[PGB_MAX_SCRIPTS];	/* flattened index of each
+												 * script's first command */
+	int			total_commands; /* commands over all scripts */
+	char	  **prepared_names; /* per flattened command: "P_n", NULL if meta */
+
+	/* who runs it */
+	conn_params params;			/* libpq keywords for every connection */
+	conn_plan	plan;			/* how the run's connections try the hosts */
+	int			nclients;		/* -c, at least 1 */
+	int			nthreads;		/* -j clamped to nclients */
+	bool		connect_each;	/* -C */
+
+	/* how long and how fast */
+	int64_t		nxacts;			/* -t per client; meaningful when duration is 0 */
+	int			duration;		/* -T seconds; 0: none (then nxacts) */
+	double		rate;			/* -R total tps; 0: unthrottled */
+	double		throttle_delay; /* mean us between one thread's starts; 0: -R off */
+	int64_t		latency_limit;	/* -L in us; 0: none */
+	double		latency_limit_ms;	/* -L as given, for the report */
+	retry_policy retry;			/* --max-tries, -L, --verbose-errors */
+	bool		exit_on_abort;	/* --exit-on-abort */
+	bool		continue_on_error;	/* --continue-on-error: an SQL error fails the
+									 * transaction instead of aborting the client */
+	bool		reconnect;		/* --reconnect: a lost connection fails the
+								 * transaction, the client reconnects */
+
+	/* what is measured */
+	bool		latency_measured;	/* each transaction's latency is taken:
+									 * -P, -R, -L, -l, several scripts, or
+									 * histograms (the one formula) */
+	bool		per_script_stats;	/* several scripts: counted per script */
+	bool		per_command;	/* -r */
+	bool		keep_hist;		/* --percentiles or --report-json */
+	bool		failures_detailed;	/* --failures-detailed */
+	bool		debug;			/* -d: trace on stderr */
+
+	/* where it goes */
+	int			progress_sec;	/* -P; 0: none */
+	bool		progress_timestamp; /* --progress-timestamp */
+	bool		log_enabled;	/* -l */
+	txlog_config log_cfg;		/* -l: names and formats; valid if log_enabled */
+	int			npercentiles;	/* --percentiles: how many; 0: off */
+	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending, 0..100 */
+	const char *report_json;	/* --report-json=FILE; NULL: none */
+	const char *report_html;	/* --report-html=FILE; NULL: none */
+	pg_time_usec_t series_interval; /* a report file: its series' interval in
+									 * us (-P, or 1 s); 0: no report file */
+	const char *rendezvous_name;	/* --rendezvous group; NULL: none */
+	int			rendezvous_size;	/* its number of instances */
+	int			rendezvous_timeout; /* s */
+	int			argc;			/* the command line, for the report files, */
+	char	  **argv;			/* secrets masked (options' argv_shown) */
+	uint64_t	random_seed;	/* :random_seed, for the report files */
+} run_config;
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * client.c — a client's set-up, the failure helpers the
+ * other client files share, and the state machine's dispatch: one switch
+ * over every state, with no default, so the compiler names a state left
+ * out.
+ *
+ * Hot-path rules kept by the whole unit: no parsing (scripts are
+ * compiled), no allocation in steady state (the SQL text buffer and the
+ * prepared flags are reused), pgb_session_consume only when the socket
+ * was readable and the session still lacks a whole result, and the clock
+ * read at most once per pass.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client_int.h"
+#include "pgbench/base/xalloc.h"
+
+/* ---- set-up ----------------------------------------------------------- */
+
+static void
+copy_defines(var_store *dst, const var_store *defines)
+{
+	for (int slot = 0; slot < defines->nslots && slot < dst->nslots; slot++)
+	{
+		const var_slot *src = &defines->slots[slot];
+
+		if (src->has_string)
+			(void) var_set_string(dst, slot, src->str, strlen(src->str));
+		else if (src->value.type != PGBT_NO_VALUE)
+			var_set_value(dst, slot, src->value);
+	}
+}
+
+/* Whether any script enters pipeline mode. */
+static bool
+uses_pipelines(const script_set *set)
+{
+	for (int i = 0; i < set->nscripts; i++)
+		for (int j = 0; j < set->scripts[i].ncommands; j++)
+			if (set->scripts[i].commands[j]->type == META_COMMAND &&
+				set->scripts[i].commands[j]->meta == META_STARTPIPELINE)
+				return true;
+	return false;
+}
+
+void
+client_init(client *c, int id, const run_config *cfg)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->state = CSTATE_CHOOSE_SCRIPT;
+	var_store_init(&c->vars, cfg->scripts->symtab);
+	copy_defines(&c->vars, cfg->defines);
+	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
+	c->pipelines = uses_pipelines(cfg->scripts);
+	client_ident_init(c, cfg);
+	c->sql_cap = 256;
+	c->sql_buf = pgb_malloc(c->sql_cap);
+	c->ectx.vars = &c->vars;
+	c->ectx.rs = &c->rs;
+	c->ectx.debug_out = stderr;
+}
+
+void
+client_free(client *c)
+{
+	client_disconnect(c);
+	pgb_result_clear(c->gset_last);
+	c->gset_last = NULL;
+	pgb_result_clear(c->error_res);
+	c->error_res = NULL;
+	var_store_free(&c->vars);
+	free(c->prepared);
+	client_ident_free(c);
+	free(c->sql_buf);
+	c->prepared = NULL;
+	c->sql_buf = NULL;
+}
+
+void
+client_disconnect(client *c)
+{
+	if (c->conn != NULL)
+	{
+		pgb_session_close(c->conn);
+		c->conn = NULL;
+	}
+	/* an attempt under way, if any */
+	pgb_connect_cancel(&c->connecting);
+	c->connect_retry_at = 0;
+}
+
+client_wait_kind
+client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake_at)
+{
+	switch (c->state)
+	{
+		case CSTATE_WAIT_RESULT:
+		case CSTATE_WAIT_PREPARE:
+		case CSTATE_DISCARD_PIPELINE:
+		case CSTATE_WAIT_ROLLBACK:
+			*fd = c->sock;
+			*event = WAITSET_READ;
+			return CWAIT_SOCKET;
+		case CSTATE_CONNECTING:
+			return client_connect_wait(c, fd, event, wake_at);
+		case CSTATE_SLEEP:
+			*wake_at = c->sleep_until;
+			return CWAIT_TIMER;
+		case CSTATE_THROTTLE:
+			*wake_at = c->txn_scheduled;
+			return CWAIT_TIMER;
+		case CSTATE_RECONNECT_WAIT:
+			*wake_at = c->reconnect_at;
+			return CWAIT_TIMER;
+		case CSTATE_ABORTED:
+		case CSTATE_FINISHED:
+			return CWAIT_DONE;
+		case CSTATE_CHOOSE_SCRIPT:
+		case CSTATE_PREPARE_THROTTLE:
+		case CSTATE_START_TX:
+		case CSTATE_START_COMMAND:
+		case CSTATE_END_COMMAND:
+		case CSTATE_ERROR:
+		case CSTATE_RETRY:
+		case CSTATE_FAILURE:
+		case CSTATE_END_TX:
+			break;
+	}
+	return CWAIT_NONE;
+}
+
+/* ---- failing ---------------------------------------------------------- */
+
+client_state
+client_abort_command(const client *c, client_env *env, const char *what,
+					 const char *message)
+{
+	client_failure *f = &env->failure;
+
+	failure_set(f, FAILURE_COMMAND, c->id, c->script, c->command);
+	snprintf(f->what, sizeof(f->what), "%s", what);
+	failure_message(f, "%s", message);
+	return CSTATE_ABORTED;
+}
+
+client_state
+client_abort(const client *c, client_env *env, failure_kind kind, const char *fmt,...)
+{
+	client_failure *f = &env->failure;
+	va_list		ap;
+
+	failure_set(f, kind, c->id, c->script, c->command);
+	f->query = c->qrynum;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+	return CSTATE_ABORTED;
+}
+
+/* ---- the state machine -------------------------------------------------- */
+
+/*
+ * One step from state: the next state, and in *yield whether the client
+ * must now wait (for its socket or a timer) before it can go on.
+ */
+static client_state
+client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
+{
+	client_state next;
+
+	switch (c->state)
+	{
+		case CSTATE_CHOOSE_SCRIPT:
+			return client_choose_transaction(c, env);
+		case CSTATE_PREPARE_THROTTLE:
+			return client_prepare_throttle(c, env, now);
+		case CSTATE_THROTTLE:
+			next = client_timed_wait(env, c->txn_scheduled, now, CSTATE_THROTTLE,
+									 CSTATE_START_TX);
+			*yield = next == CSTATE_THROTTLE;
+			return next;
+		case CSTATE_START_TX:
+			next = client_start_transaction(c, env, now);
+			*yield = next == CSTATE_CONNECTING;
+			return next;
+		case CSTATE_CONNECTING:
+			next = client_continue_connect(c, env, now);
+			*yield = next == CSTATE_CONNECTING;
+			return next;
+		case CSTATE_START_COMMAND:
+			next = client_start_command(c, env, now);
+			/* the answer cannot be there yet: reading would only fail */
+			*yield = next == CSTATE_WAIT_RESULT || next == CSTATE_WAIT_PREPARE;
+			return next;
+		case CSTATE_WAIT_PREPARE:
+			next = client_wait_prepare(c, env);
+			*yield = next == CSTATE_WAIT_PREPARE;
+			return next;
+		case CSTATE_WAIT_RESULT:
+			next = client_wait_result(c, env);
+			*yield = next == CSTATE_WAIT_RESULT;
+			return next;
+		case CSTATE_SLEEP:
+			next = client_timed_wait(env, c->sleep_until, now, CSTATE_SLEEP,
+									 CSTATE_END_COMMAND);
+			*yield = next == CSTATE_SLEEP;
+			return next;
+		case CSTATE_END_COMMAND:
+			client_end_command(c, env, now);
+			return CSTATE_START_COMMAND;
+		case CSTATE_ERROR:
+			return client_handle_error(c, env, now);
+		case CSTATE_DISCARD_PIPELINE:
+			next = client_discard_pipeline(c, env, now);
+			*yield = next == CSTATE_DISCARD_PIPELINE;
+			return next;
+		case CSTATE_WAIT_ROLLBACK:
+			next = client_wait_rollback(c, env, now);
+			*yield = next == CSTATE_WAIT_ROLLBACK;
+			return next;
+		case CSTATE_RETRY:
+			return client_retry(c, env, now);
+		case CSTATE_FAILURE:
+			return client_fail_transaction(c, env, now);
+		case CSTATE_END_TX:
+			return client_end_transaction(c, env, now);
+		case CSTATE_RECONNECT_WAIT:
+			next = client_reconnect_wait(c, env, now);
+			*yield = next == CSTATE_RECONNECT_WAIT;
+			return next;
+		case CSTATE_ABORTED:
+		case CSTATE_FINISHED:
+			pgb_result_clear(c->gset_last);
+			c->gset_last = NULL;
+			pgb_result_clear(c->error_res);
+			c->error_res = NULL;
+			client_disconnect(c);
+			*yield = true;
+			return c->state;
+	}
+	*yield = true;
+	return c->state;
+}
+
+/*
+ * pgbench returns to its thread loop after every finished transaction, so
+ * the thread's other clients run before this one begins the next.  Doing
+ * the same always costs about 3% of the instructions of a SELECT 1 run
+ * (-M prepared -c 8: 4560 -> 4720 per transaction), so the client goes
+ * straight on where that cannot change what anyone sees:
+ *
+ *  - never under -d, whose trace would show the next transaction begin
+ *    before the other clients' lines of the same pass;
+ *  - never under -R, whose schedule may log skipped transactions (-L);
+ *  - only when every script begins with SQL: up to the send nothing is
+ *    printed or logged, and the transaction's end needs the server, so a
+ *    later pass.  The script choice (several scripts) then draws from the
+ *    thread's stream in pgbench's order too: apart from the first pass,
+ *    where every client draws once and none can finish a transaction,
+ *    clients draw only right after finishing one, so the draws of the
+ *    clients that finished in one pass come in client order, in that pass
+ *    here and in the next one in pgbench, with no other draw in between.
+ *    A script beginning with a meta-command could finish in the pass it
+ *    began in, and its next draw would come before other clients' draws
+ *    of that pass.
+ */
+bool
+client_may_go_straight_on(const run_config *cfg)
+{
+	const script_set *set = cfg->scripts;
+
+	if (cfg->debug || cfg->throttle_delay > 0)
+		return false;
+	for (int i = 0; i < set->nscripts; i++)
+	{
+		const script *s = &set->scripts[i];
+
+		if (s->ncommands == 0 || s->commands[0]->type != SQL_COMMAND)
+			return false;
+	}
+	return true;
+}
+
+void
+client_advance(client *c, client_env *env, pg_time_usec_t *now)
+{
+	for (;;)
+	{
+		bool		yield = false;
+		client_state from = c->state;
+		client_state stepped = client_step(c, env, now, &yield);
+
+		c->state = stepped;
+		/* --reconnect may turn an abort into a wait: that one runs now */
+		if (PGB_UNLIKELY(env->cfg->reconnect))
+			c->state = client_reconnect_after(c, env, from, now);
+		if (yield && c->state == stepped)
+			return;
+		if (from == CSTATE_END_TX && c->state == CSTATE_CHOOSE_SCRIPT &&
+			!env->straight_on)
+			return;
+	}
+}

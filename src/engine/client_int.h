@@ -1,0 +1,175 @@
+/*
+ * client_int.h — what the files of the client unit share among themselves
+ * (client.c, client_tx.c, client_send.c, client_result.c,
+ * client_retry.c); not part of the unit's contract, which is client.h.
+ */
+#ifndef PGBENCH_CLIENT_INT_H
+#define PGBENCH_CLIENT_INT_H
+
+#include "pgbench/engine/client.h"
+#include "pgbench/base/diag.h"
+
+/* Trace for -d, as pgbench's debug lines ("pgbench: client 0 ..."). */
+#define client_trace(env, ...) \
+	do { if (PGB_UNLIKELY((env)->cfg->debug)) diag_log(DIAG_DEBUG, __VA_ARGS__); } while (0)
+
+/* The current command of the running script; NULL past its end. */
+static inline const command *
+client_current_command(const client *c, const run_config *cfg)
+{
+	const script *s = &cfg->scripts->scripts[c->script];
+
+	return c->command < s->ncommands ? s->commands[c->command] : NULL;
+}
+
+/* The current command's index over all scripts (prepared names, -r). */
+static inline int
+client_flat_command(const client *c, const run_config *cfg)
+{
+	return cfg->script_offset[c->script] + c->command;
+}
+
+/* ---- failing: fill env->failure, return ABORTED (client.c) ---- */
+
+/* "client C aborted in command N (what) of script S; message" */
+client_state client_abort_command(const client *c, client_env *env,
+								  const char *what, const char *message);
+
+/* Any other kind; fmt gives the message (failure.h says where it goes). */
+client_state client_abort(const client *c, client_env *env, failure_kind kind,
+						  const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+
+/* ---- -C connections (client_connect.c) ---- */
+
+/*
+ * Connect attempts one thread runs at once under -C.  pgbench's blocking
+ * connect runs one, and its thread waits meanwhile, so that its "average
+ * connection time" is the time of one connection, not of a queue of them
+ * at the server: with 25 at once per thread on two busy cores each took
+ * 2.5 s where pgbench reported 0.1 s.  Two, while the thread's other
+ * clients go on: -c 50 -j 2 -T 5 gave 0.26 to 0.31 s against pgbench's
+ * 0.18 to 0.24 s (one: 0.17 to 0.26 s), at 1.3 to 1.8 times its tps; and
+ * as under pgbench a connection can meet the others' still open (a role's
+ * connection limit shows it).
+ */
+#define CLIENT_CONNECT_EACH_SLOTS 2
+
+/* START_TX without a connection: queue for a slot or start connecting. */
+client_state client_begin_connect(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_continue_connect(client *c, client_env *env, pg_time_usec_t *now);
+
+/* CONNECTING's wait (client_wait). */
+client_wait_kind client_connect_wait(const client *c, int *fd, waitset_event *event,
+									 pg_time_usec_t *wake_at);
+
+/* ---- transactions (client_tx.c) ---- */
+
+client_state client_choose_transaction(client *c, client_env *env);
+
+/* Account one transaction (or one skipped slot) through the thread's sink. */
+void		client_account_transaction(client *c, client_env *env, pg_time_usec_t *now,
+									   bool skipped);
+
+/* -T is over, or the client has accounted its -t transactions. */
+bool		client_transactions_done(const client *c, const client_env *env);
+
+client_state client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_start_transaction(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_end_transaction(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_timed_wait(const client_env *env, pg_time_usec_t until,
+							   pg_time_usec_t *now, client_state waiting,
+							   client_state due);
+void		client_end_command(client *c, client_env *env, pg_time_usec_t *now);
+
+/* ---- sending (client_send.c) ---- */
+
+client_state client_start_command(client *c, client_env *env, pg_time_usec_t *now);
+bool		client_send_prepared(client *c, const client_env *env, const command *cmd);
+client_state client_send_failed(const client *c, client_env *env, const command *cmd);
+int			client_send_text(client *c, const client_env *env, const sql_command *sql,
+							 const char *text);
+
+/*
+ * WAIT_PREPARE of a \startpipeline (its PREPAREs under -M prepared) has
+ * read a PREPARE's results: the next one, or into the pipeline.
+ */
+client_state client_meta_resume(client *c, client_env *env);
+
+/* The values of an SQL command's $1..$n, NULL for an unset variable. */
+static inline void
+client_fill_params(client *c, const sql_command *sql, const char **params)
+{
+	for (int i = 0; i < sql->nparams; i++)
+		params[i] = var_get_string(&c->vars, sql->param_slots[i]);
+}
+
+/*
+ * Buffer for the text of an SQL command, grown to need bytes; false when
+ * out of memory.
+ */
+bool		client_sql_reserve(client *c, size_t need);
+
+/* ---- dynamic SQL: variables in identifiers (client_ident.c) ---- */
+
+typedef struct ident_cache ident_cache;
+
+/* Start-up: c->ident when -M prepared meets a dynamic command (xalloc.h). */
+void		client_ident_init(client *c, const run_config *cfg);
+void		client_ident_free(client *c);
+
+/* A new session: nothing is prepared on it. */
+void		client_ident_reset(client *c);
+
+/* Send a dynamic command (sql.dynamic) in the run's query mode. */
+client_state client_ident_send(client *c, client_env *env, const command *cmd,
+							   bool in_pipeline);
+
+/*
+ * WAIT_PREPARE of a dynamic command has read every result of its step:
+ * the Parse after a DEALLOCATE, or the execution, goes next.
+ */
+client_state client_ident_prepared(client *c, client_env *env, const command *cmd);
+
+/* An error result in that WAIT_PREPARE: a failed Parse is not kept. */
+void		client_ident_prepare_failed(client *c);
+
+/* ---- results (client_result.c) ---- */
+
+client_state client_wait_result(client *c, client_env *env);
+client_state client_wait_prepare(client *c, client_env *env);
+
+/* Abort with the held --continue-on-error error (c->error_res), freed. */
+client_state client_held_error_abort(client *c, client_env *env);
+
+/*
+ * Next result without blocking (see client_result.c).  waiting is the
+ * state to stay in while the session lacks a whole result.
+ */
+bool		client_next_result(client *c, client_env *env, client_state waiting,
+							   bool *fresh, pgb_result **res, client_state *next);
+
+/* ---- the error path (client_retry.c) ---- */
+
+client_state client_handle_error(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_discard_pipeline(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_wait_rollback(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_retry(client *c, client_env *env, pg_time_usec_t *now);
+client_state client_fail_transaction(client *c, client_env *env, pg_time_usec_t *now);
+
+/* ---- --reconnect (client_reconnect.c) ---- */
+
+/*
+ * After a step from state from: under --reconnect, a client that just
+ * aborted because its connection was lost fails its transaction in
+ * flight and waits to reconnect (the state it goes to is returned); one
+ * that got its new connection, or ends while down, closes its outage.
+ * Any other state is returned as it is.
+ */
+client_state client_reconnect_after(client *c, client_env *env, client_state from,
+									pg_time_usec_t *now);
+
+/* RECONNECT_WAIT: the backoff is over (next attempt) or -T is. */
+client_state client_reconnect_wait(client *c, client_env *env, pg_time_usec_t *now);
+
+#endif

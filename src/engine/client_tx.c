@@ -1,0 +1,157 @@
+/*
+ * client_tx.c — a client's transactions: choosing the script, the -R
+ * schedule, connecting under -C, starting, accounting and ending each
+ * transaction, and the end of every command.
+ */
+#include <string.h>
+
+#include "client_int.h"
+#include "pgbench/script/random.h"
+
+static int
+choose_script(client_env *env)
+{
+	const script_set *set = env->cfg->scripts;
+	int64_t		pick;
+	int			i = 0;
+
+	if (set->nscripts == 1)
+		return 0;
+	pick = random_uniform(&env->choose_rs, 0, set->total_weight - 1);
+	while (pick >= set->scripts[i].weight)
+		pick -= set->scripts[i++].weight;
+	return i;
+}
+
+void
+client_account_transaction(client *c, client_env *env, pg_time_usec_t *now, bool skipped)
+{
+	txlog_txn	tx = {
+		.client_id = c->id, .script_no = c->script, .tries = c->tries,
+		.outcome = skipped ? STATS_SKIPPED : retry_outcome(c->error),
+	};
+
+	/* without -P, -R, -L, -l, histograms or several scripts: no latency */
+	if (env->cfg->latency_measured && tx.outcome == STATS_SUCCESS)
+	{
+		tx.latency = (double) (client_now(now) - c->txn_scheduled);
+		tx.lag = (double) (c->txn_begin - c->txn_scheduled);
+	}
+	tx.txn_no = ++c->cnt;
+	tx_sink_add(&env->sink, &tx, client_now(now));
+}
+
+bool
+client_transactions_done(const client *c, const client_env *env)
+{
+	const run_config *cfg = env->cfg;
+
+	return env->timer_exceeded || (cfg->duration <= 0 && c->cnt >= cfg->nxacts);
+}
+
+/* A new transaction: pick its script.  -T may already be over. */
+client_state
+client_choose_transaction(client *c, client_env *env)
+{
+	const run_config *cfg = env->cfg;
+
+	c->script = choose_script(env);
+	c->error = RETRY_ERROR_NONE;
+	c->tries = 1;
+	client_trace(env, "client %d executing script \"%s\"", c->id,
+				 cfg->scripts->scripts[c->script].desc);
+	if (env->timer_exceeded)
+		return CSTATE_FINISHED;
+	return cfg->throttle_delay > 0 ? CSTATE_PREPARE_THROTTLE : CSTATE_START_TX;
+}
+
+client_state
+client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now)
+{
+	const run_config *cfg = env->cfg;
+
+	/* the delays between starts form a Poisson process of this thread's rate */
+	env->throttle_trigger += random_poisson(&env->throttle_rs, cfg->throttle_delay);
+	c->txn_scheduled = env->throttle_trigger;
+
+	/* under -L, a slot that is already too late is skipped, not run */
+	if (cfg->latency_limit > 0 &&
+		env->throttle_trigger < client_now(now) - cfg->latency_limit)
+	{
+		client_account_transaction(c, env, now, true);
+		return client_transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_PREPARE_THROTTLE;
+	}
+
+	if (env->end_time > 0 && c->txn_scheduled > env->end_time)
+		return CSTATE_FINISHED;
+	return CSTATE_THROTTLE;
+}
+
+client_state
+client_start_transaction(client *c, client_env *env, pg_time_usec_t *now)
+{
+	/* -C: connect without blocking the thread's other clients */
+	if (c->conn == NULL)
+		return client_begin_connect(c, env, now);
+
+	/* what a retry goes back to (retry.h: the random state, not variables) */
+	retry_snapshot_take(&c->tx_snap, &c->rs);
+	c->txn_begin = client_now(now);
+	if (env->cfg->throttle_delay <= 0)
+		c->txn_scheduled = c->txn_begin;
+	c->command = 0;
+	c->num_syncs = 0;
+	c->elif_pending = false;
+	return CSTATE_START_COMMAND;
+}
+
+client_state
+client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
+{
+	pgb_tx_status status;
+
+	client_account_transaction(c, env, now, false);
+
+	status = pgb_session_tx_status(c->conn);
+	if (status == PGB_TX_INTRANS || status == PGB_TX_INERROR)
+		return client_abort(c, env, FAILURE_CLIENT,
+							"end of script reached without completing the last transaction");
+	if (status != PGB_TX_IDLE)
+		return client_abort(c, env, FAILURE_WHILE, "receiving the transaction status");
+
+	if (env->cfg->connect_each)
+	{
+		/* not the pass's time: only the closing is the connection's */
+		pg_time_usec_t start = pgb_time_now();
+
+		client_disconnect(c);
+		*now = pgb_time_now();
+		tx_sink_connect_time(&env->sink, *now - start);
+	}
+
+	return client_transactions_done(c, env) ? CSTATE_FINISHED : CSTATE_CHOOSE_SCRIPT;
+}
+
+/*
+ * A timed wait (-R schedule, \sleep) is over when due.  -T ends runs
+ * between transactions, as pgbench's does: it ends the wait for the -R
+ * schedule, before a transaction starts, but a \sleep inside one runs to
+ * its end and the transaction goes on to its last command.
+ */
+client_state
+client_timed_wait(const client_env *env, pg_time_usec_t until, pg_time_usec_t *now,
+				  client_state waiting, client_state due)
+{
+	if (env->timer_exceeded && waiting == CSTATE_THROTTLE)
+		return CSTATE_FINISHED;
+	return client_now(now) < until ? waiting : due;
+}
+
+void
+client_end_command(client *c, client_env *env, pg_time_usec_t *now)
+{
+	if (env->cfg->per_command)
+		tx_sink_command_latency(&env->sink, client_flat_command(c, env->cfg),
+								(double) (client_now(now) - c->stmt_begin));
+	c->command = c->next_command;
+}

@@ -1,0 +1,88 @@
+/*
+ * init_int.h — what the files of the init unit share among themselves;
+ * not part of the unit's contract, which is init.h.  The files are layers
+ * and call only downwards: init.c (the steps) -> init_parallel.c (their
+ * -j N variants) -> init_base.c (cancellation, statements, progress lines).
+ */
+#ifndef PGBENCH_INIT_INT_H
+#define PGBENCH_INIT_INT_H
+
+#include <signal.h>
+
+#include <libpq-fe.h>
+
+#include "pgbench/init/init_copy.h"
+#include "pgbench/cli/options.h"
+
+struct ipar_pool;
+
+typedef struct init_ctx
+{
+	PGconn	   *conn;			/* the connection of the sequential steps */
+	const pgb_options *opts;
+	struct ipar_pool *pool;		/* -j N > 1: opened by the first parallel step */
+} init_ctx;
+
+/* ---- init_base.c ---- */
+
+/*
+ * SIGINT sends a cancel request for conn's running statement (unless
+ * SIGINT was ignored at start); teardown restores the default action and
+ * frees the handle.  Start-up code, main thread only.
+ */
+void		init_cancel_setup(PGconn *conn);
+void		init_cancel_teardown(void);
+
+/* Set by SIGINT: the loaders stop sending rows. */
+extern volatile sig_atomic_t init_cancel_requested;
+
+/* Every connection in handles[0..n) gets a cancel request on SIGINT too. */
+void		init_cancel_add_extra(PGcancel **handles, int n);
+
+/*
+ * Run one statement that returns no rows on conn; on failure print
+ * pgbench's "query failed" lines and return false.  Thread-safe for
+ * distinct connections.
+ */
+bool		init_exec_on(PGconn *conn, const char *sql);
+void		init_report_query_failure(PGconn *conn, const char *sql);
+
+/* The progress lines of one table's load, as pgbench prints them. */
+typedef struct init_progress
+{
+	int64_t		total;
+	pg_time_usec_t start;
+	bool		quiet;
+	char		eol;			/* '\r' keeps a terminal on one line */
+	int			log_interval;	/* -q: next report after this many intervals */
+	const char *table;			/* named in the line from 17 on; NULL: 16's line */
+	bool		pad;			/* 18 on: blank out what a longer line left */
+	int			chars;			/* length of the last line, without its eol */
+	int			prev_chars;
+} init_progress;
+
+void		init_progress_setup(const init_ctx *ctx, icopy_table table, init_progress *prog);
+
+/* Called with the rows done so far: prints a line where pgbench would. */
+void		init_on_progress(void *arg, int64_t done);
+
+/* Ends a terminal's progress line: a newline (16) or blanks (17 on). */
+void		init_progress_end(const init_progress *prog);
+
+/* ---- init_parallel.c ---- */
+
+/*
+ * The parallel variants of the steps, for -j N > 1.
+ * ipar_generate_client and ipar_generate_server load a partitioned
+ * pgbench_accounts after the sequential part of step g/G has truncated the
+ * tables and loaded the small ones (committed).
+ */
+bool		ipar_generate_client(init_ctx *ctx);
+bool		ipar_generate_server(init_ctx *ctx);
+bool		ipar_vacuum(init_ctx *ctx);
+bool		ipar_primary_keys(init_ctx *ctx);
+
+/* Closes the connections of the pool, if any. */
+void		ipar_close(init_ctx *ctx);
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * merge.c — pgbench --merge-reports: the run_config and statistics of the
+ * whole fleet rebuilt from the instances' JSON reports (merge_read.c adds
+ * each one), then the same figures and printers as a run of our own.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pgbench/base/diag.h"
+#include "pgbench/report/merge.h"
+#include "pgbench/report/report.h"
+#include "pgbench/base/xalloc.h"
+#include "merge_int.h"
+
+void
+merge_acc_free(merge_acc *acc)
+{
+	merge_workload_free(acc);
+	stats_run_free(&acc->stats);
+	free(acc->windows);
+	free(acc->inputs);
+	free(acc->sources);
+	free(acc->source_input);
+}
+
+/* ---- the time window --------------------------------------------------- */
+
+/* Every report comes from one --rendezvous start. */
+static bool
+started_together(const merge_acc *acc)
+{
+	for (int i = 0; i < acc->ninstances; i++)
+		if (acc->windows[i].group[0] == '\0' ||
+			strcmp(acc->windows[i].group, acc->windows[0].group) != 0 ||
+			acc->windows[i].server_start_us != acc->windows[0].server_start_us)
+			return false;
+	return true;
+}
+
+/*
+ * From the earliest start to the latest end: in the server's clock when
+ * the reports started together, else each counted from its own start.
+ */
+static void
+set_window(const merge_acc *acc, report_input *in)
+{
+	bool		together = started_together(acc);
+	int64_t		start = INT64_MAX,
+				bench_start = INT64_MAX,
+				end = INT64_MIN,
+				first_epoch = INT64_MAX;
+
+	if (!together && acc->ninstances > 1)
+		diag_warning("the reports did not start together (no common --rendezvous): their series are aligned by their own start times");
+	for (int i = 0; i < acc->ninstances; i++)
+	{
+		const merge_window *w = &acc->windows[i];
+		int64_t		frame = together ? w->server_start_us : 0;
+
+		if (frame < start)
+			start = frame;
+		if (frame + w->conn_elapsed_us < bench_start)
+			bench_start = frame + w->conn_elapsed_us;
+		if (frame + w->conn_elapsed_us + w->bench_duration_us > end)
+			end = frame + w->conn_elapsed_us + w->bench_duration_us;
+		if (w->start_epoch_us > 0 && w->start_epoch_us < first_epoch)
+			first_epoch = w->start_epoch_us;
+	}
+	in->conn_elapsed = bench_start - start;
+	in->bench_duration = end - bench_start;
+	in->start_time = together ? start : first_epoch != INT64_MAX ? first_epoch : 0;
+	in->start_is_epoch = true;
+}
+
+/* ---- reading and writing ------------------------------------------------ */
+
+/* The message for a file over MERGE_MAX_FILE_BYTES. */
+static void
+too_big(const char *path)
+{
+	diag_error("%s: larger than %" PRId64 " bytes (256 MiB), the most a report may be", path,
+			   MERGE_MAX_FILE_BYTES);
+}
+
+/*
+ * The whole file (malloc'd), at most MERGE_MAX_FILE_BYTES; NULL after a
+ * message.  A regular file's size is known before reading it; another
+ * (a pipe, /dev/zero) is read until it ends or passes the limit.
+ */
+static char *
+read_all(const char *path, size_t *len)
+{
+	FILE	   *f = fopen(path, "rb");
+	struct stat st;
+	char	   *buf = NULL;
+	size_t		cap = 0;
+
+	*len = 0;
+	if (f == NULL)
+	{
+		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+	{
+		if (st.st_size > MERGE_MAX_FILE_BYTES)
+		{
+			too_big(path);
+			fclose(f);
+			return NULL;
+		}
+		cap = (size_t) st.st_size + 1;
+		if ((buf = malloc(cap)) == NULL)
+		{
+			diag_error("%s: out of memory", path);
+			fclose(f);
+			return NULL;
+		}
+	}
+	for (;;)
+	{
+		size_t		got;
+
+		if (*len == cap)
+		{
+			/* full: grow, up to one byte more than a report may be */
+			size_t		grown = cap < 65536 ? 65536 : 2 * cap;
+			char	   *more;
+
+			if (cap > (size_t) MERGE_MAX_FILE_BYTES)
+			{
+				too_big(path);
+				break;
+			}
+			if (grown > (size_t) MERGE_MAX_FILE_BYTES + 1)
+				grown = (size_t) MERGE_MAX_FILE_BYTES + 1;
+			if ((more = realloc(buf, grown)) == NULL)
+			{
+				diag_error("%s: out of memory", path);
+				break;
+			}
+			buf = more;
+			cap = grown;
+		}
+		got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
+		if (got > 0)
+			continue;
+		if (!ferror(f))
+		{
+			fclose(f);
+			return buf;
+		}
+		diag_error("could not read report file \"%s\": %s", path, strerror(errno));
+		break;
+	}
+	free(buf);
+	fclose(f);
+	return NULL;
+}
+
+bool
+merge_text(merge_acc *acc, const char *text, size_t len, const char *file)
+{
+	char		err[256];
+	json_doc	doc;
+	bool		ok;
+
+	if (!json_parse(text, len, &doc, err, sizeof(err)))
+	{
+		diag_error("%s: %s", file, err);
+		return false;
+	}
+	ok = merge_add(acc, &doc.root, file);
+	json_doc_free(&doc);
+	return ok;
+}
+
+/* Read file and add it into acc (the first one sets acc up). */
+static bool
+merge_file(merge_acc *acc, const char *file)
+{
+	size_t		len;
+	char	   *text = read_all(file, &len);
+	bool		ok;
+
+	if (text == NULL)
+		return false;
+	ok = merge_text(acc, text, len, file);
+	free(text);
+	return ok;
+}
+
+/* --report-json with --merge-reports; *made once the file exists. */
+static bool
+write_json(const char *path, const report_figures *f, bool *made)
+{
+	FILE	   *out = fopen(path, "w");
+	bool		ok;
+
+	if (out == NULL)
+	{
+		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		return false;
+	}
+	*made = true;
+	ok = report_json_write(out, f);
+	if (fclose(out) != 0)
+		ok = false;
+	if (!ok)
+		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
+	return ok;
+}
+
+int
+merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
+			 const char *html_path)
+{
+	report_input in;
+	report_figures figures;
+	char	  **argv;
+	char		run_id[RANDOM_RUN_ID_LEN + 1];
+	FILE	   *html = NULL;
+	bool		json_made = false,
+				html_made = false;
+	int			rc = 0,
+				argc = 0;
+
+	if (!merge_check_groups(acc))
+		return 1;
+	argv = pgb_calloc((size_t) nfiles + 3, sizeof(char *));
+	argv[argc++] = (char *) "pgbench";
+	argv[argc++] = (char *) "--merge-reports";
+	if (acc->partial)
+		argv[argc++] = (char *) "--merge-partial";
+	for (int i = 0; i < nfiles; i++)
+		argv[argc++] = files[i];
+	acc->cfg.argc = argc;
+	acc->cfg.argv = argv;
+	acc->cfg.throttle_delay = acc->cfg.rate > 0 ? 1000000.0 / acc->cfg.rate : 0.0;
+	memset(&in, 0, sizeof(in));
+	in.cfg = &acc->cfg;
+	in.scale = acc->scale;
+	in.partition_method = acc->partition_method;
+	in.partitions = acc->partitions;
+	in.stats = &acc->stats;
+	in.server_version = acc->server_version[0] != '\0' ? acc->server_version : NULL;
+	in.aborted = acc->aborted;
+	in.target = &acc->target;
+	in.instances = acc->ninstances;
+	(void) random_run_id(run_id);	/* a new run: the merge's own */
+	in.run_id = run_id;
+	in.sources = acc->sources;
+	in.nsources = acc->nsources;
+	set_window(acc, &in);
+	if (html_path != NULL)
+		html_made = (html = report_html_open(html_path)) != NULL;
+	if (html_path != NULL && !html_made)
+		rc = 1;
+	else if (!figures_compute(&in, &figures))
+	{
+		diag_error("out of memory");
+		rc = 1;
+	}
+	else
+	{
+		report_print(stdout, &figures);
+		fflush(stdout);
+		if ((json_path != NULL && !write_json(json_path, &figures, &json_made)) ||
+			!report_html_finish(&html, html_path, &figures))
+			rc = 1;
+		figures_free(&figures);
+		/* as a run with an aborted client: the line, and pgbench's status 2 */
+		if (in.aborted)
+		{
+			diag_error("Run was aborted; the above results are incomplete.");
+			if (rc == 0)
+				rc = 2;
+		}
+	}
+	if (html != NULL)
+		fclose(html);
+	if (rc == 1 && json_made)
+		unlink(json_path);
+	if (rc == 1 && html_made)
+		unlink(html_path);
+	free(argv);
+	return rc;
+}
+
+int
+merge_run(int nfiles, char *const *files, const char *json_path, const char *html_path,
+		  bool partial)
+{
+	merge_acc	acc;
+	int			rc = 1;
+
+	memset(&acc, 0, sizeof(acc));
+	acc.partial = partial;
+	for (int i = 0; i < nfiles; i++)
+		if (!merge_file(&acc, files[i]))
+			goto done;
+	rc = merge_report(&acc, nfiles, files, json_path, html_path);
+done:
+	merge_acc_free(&acc);
+	return rc;
+}

@@ -1,0 +1,341 @@
+/*
+ * merge_check.c — typed, checked access to the members of a report that
+ * --merge-reports reads: each value's kind and range, the histogram
+ * blocks' layout and counts, and sums that must not overflow; every
+ * failure one message naming the file and the member's path.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench/base/diag.h"
+#include "merge_int.h"
+
+bool
+merge_bad(const char *file, const json_ref *at, const char *fmt,...)
+{
+	char		path[256];
+	char		what[512];
+	va_list		ap;
+
+	json_ref_path(at, path, sizeof(path));
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (path[0] != '\0')
+		diag_error("%s: %s: %s", file, path, what);
+	else
+		diag_error("%s: %s", file, what);
+	return false;
+}
+
+/* A number as the messages show it: exactly when it is an integer. */
+static const char *
+show_number(const json_value *v, char *buf, size_t len)
+{
+	if (v->number == JSON_INT64)
+		snprintf(buf, len, "%" PRId64, v->u.integer);
+	else if (v->number == JSON_UINT64)
+		snprintf(buf, len, "%" PRIu64, v->u.uinteger);
+	else if (v->number == JSON_BIGINT)
+		snprintf(buf, len, "%s", v->u.string);
+	else
+		snprintf(buf, len, "%.17g", v->u.real);
+	return buf;
+}
+
+/*
+ * The member, there and of kind; what names the kind for the message.
+ * present NULL: null is refused; else null is taken too, and *present
+ * says whether a value (not null) was found.  Every getter below follows
+ * this rule: its _null form is the one function, the other passes NULL.
+ */
+static bool
+member(const char *file, const json_ref *obj, const char *key, json_kind kind,
+	   const char *what, json_ref *out, bool *present)
+{
+	*out = json_ref_member(obj, key);
+	if (present != NULL)
+		*present = false;
+	if (out->v == NULL)
+		return merge_bad(file, out, "missing");
+	if (present != NULL && out->v->kind == JSON_NULL)
+		return true;
+	if (out->v->kind == kind &&
+		(kind != JSON_NUMBER || strcmp(what, "an integer") != 0 || out->v->number != JSON_REAL))
+	{
+		if (present != NULL)
+			*present = true;
+		return true;
+	}
+	return merge_bad(file, out, "expected %s%s, found %s", what, present != NULL ? " or null" : "",
+					 json_kind_name(out->v));
+}
+
+bool
+merge_int_null(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
+			   int64_t *out, bool *present)
+{
+	json_ref	r;
+	char		buf[64];
+
+	if (!member(file, obj, key, JSON_NUMBER, "an integer", &r, present))
+		return false;
+	if (present != NULL && !*present)
+		return true;
+	if (r.v->number == JSON_INT64 && r.v->u.integer >= lo && r.v->u.integer <= hi)
+	{
+		*out = r.v->u.integer;
+		return true;
+	}
+	if (present != NULL)
+		*present = false;
+	if (lo == 0 && json_num(r.v) < 0)
+		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+	return merge_bad(file, &r, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+					 show_number(r.v, buf, sizeof(buf)), lo, hi);
+}
+
+bool
+merge_int(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
+		  int64_t *out)
+{
+	return merge_int_null(file, obj, key, lo, hi, out, NULL);
+}
+
+bool
+merge_uint64(const char *file, const json_ref *obj, const char *key, uint64_t *out)
+{
+	json_ref	r;
+	char		buf[64];
+
+	if (!member(file, obj, key, JSON_NUMBER, "an integer", &r, NULL))
+		return false;
+	if (r.v->number == JSON_INT64 && r.v->u.integer >= 0)
+		*out = (uint64_t) r.v->u.integer;
+	else if (r.v->number == JSON_UINT64)
+		*out = r.v->u.uinteger;
+	else if (json_num(r.v) < 0)
+		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+	else
+		return merge_bad(file, &r, "%s is out of range (0 to %" PRIu64 ")",
+						 show_number(r.v, buf, sizeof(buf)), UINT64_MAX);
+	return true;
+}
+
+bool
+merge_num_null(const char *file, const json_ref *obj, const char *key, double lo, double hi,
+			   double *out, bool *present)
+{
+	json_ref	r;
+	char		buf[64];
+	double		v;
+
+	if (!member(file, obj, key, JSON_NUMBER, "a number", &r, present))
+		return false;
+	if (present != NULL && !*present)
+		return true;
+	v = json_num(r.v);
+	if (v >= lo && v <= hi)
+	{
+		*out = v;
+		return true;
+	}
+	if (present != NULL)
+		*present = false;
+	if (lo == 0 && v < 0)
+		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+	return merge_bad(file, &r, "%s is out of range (%.15g to %.15g)",
+					 show_number(r.v, buf, sizeof(buf)), lo, hi);
+}
+
+bool
+merge_num(const char *file, const json_ref *obj, const char *key, double lo, double hi,
+		  double *out)
+{
+	return merge_num_null(file, obj, key, lo, hi, out, NULL);
+}
+
+bool
+merge_str_null(const char *file, const json_ref *obj, const char *key, const char **out)
+{
+	json_ref	r;
+	bool		present;
+
+	if (!member(file, obj, key, JSON_STRING, "a string", &r, &present))
+		return false;
+	*out = present ? r.v->u.string : NULL;
+	return true;
+}
+
+bool
+merge_str(const char *file, const json_ref *obj, const char *key, const char **out)
+{
+	json_ref	r;
+
+	if (!member(file, obj, key, JSON_STRING, "a string", &r, NULL))
+		return false;
+	*out = r.v->u.string;
+	return true;
+}
+
+bool
+merge_bool(const char *file, const json_ref *obj, const char *key, bool *out)
+{
+	json_ref	r;
+
+	if (!member(file, obj, key, JSON_BOOL, "a boolean", &r, NULL))
+		return false;
+	*out = r.v->boolean;
+	return true;
+}
+
+bool
+merge_container_null(const char *file, const json_ref *obj, const char *key, json_kind kind,
+					 json_ref *out, bool *present)
+{
+	return member(file, obj, key, kind, kind == JSON_OBJECT ? "an object" : "an array", out,
+				  present);
+}
+
+bool
+merge_container(const char *file, const json_ref *obj, const char *key, json_kind kind,
+				json_ref *out)
+{
+	return merge_container_null(file, obj, key, kind, out, NULL);
+}
+
+bool
+merge_sum(const char *file, const json_ref *at, int64_t *acc, int64_t v)
+{
+	if (__builtin_add_overflow(*acc, v, acc))
+		return merge_bad(file, at, "the sum over the reports overflows (above %" PRId64 ")",
+						 INT64_MAX);
+	return true;
+}
+
+bool
+merge_sum_real(const char *file, const json_ref *at, double *acc, double v)
+{
+	if (!isfinite(*acc + v))
+		return merge_bad(file, at, "the sum over the reports overflows");
+	*acc += v;
+	return true;
+}
+
+/* ---- histograms --------------------------------------------------------- */
+
+/* One [index, count] pair of buckets (item i) into *b; index after prev. */
+static bool
+read_bucket(const char *file, const json_ref *buckets, int i, int32_t prev, hist_bucket *b)
+{
+	json_ref	pair = json_ref_item(buckets, i);
+	json_ref	index = json_ref_item(&pair, 0);
+	json_ref	count = json_ref_item(&pair, 1);
+	int			last = hist_index_of(HIST_ONE_HOUR_US);
+
+	if (pair.v->kind != JSON_ARRAY || pair.v->n != 2)
+		return merge_bad(file, &pair, "expected an [index, count] pair, found %s%s",
+						 json_kind_name(pair.v), pair.v->kind == JSON_ARRAY ? " of another length" : "");
+	if (index.v->kind != JSON_NUMBER || index.v->number != JSON_INT64 ||
+		index.v->u.integer < 0 || index.v->u.integer > last)
+		return merge_bad(file, &index, "expected a bucket index (0 to %d)", last);
+	if (index.v->u.integer <= prev)
+		return merge_bad(file, &index, "bucket %" PRId64 " is not above the one before (%d)",
+						 index.v->u.integer, (int) prev);
+	if (count.v->kind != JSON_NUMBER || count.v->number != JSON_INT64 || count.v->u.integer <= 0)
+		return merge_bad(file, &count, "expected a count (1 to %" PRId64 ")", INT64_MAX);
+	b->index = (int32_t) index.v->u.integer;
+	b->count = count.v->u.integer;
+	return true;
+}
+
+/* min_us and max_us of a block with its buckets b (n > 0). */
+static bool
+check_extremes(const char *file, const json_ref *block, const merge_hist *mh)
+{
+	int			last = hist_index_of(HIST_ONE_HOUR_US);
+	int			lo = mh->b[0].index;
+	int			hi = mh->b[mh->n - 1].index;
+	json_ref	r;
+
+	/* the last bucket also holds the clamped values, above one hour */
+	if (mh->min_us < hist_bucket_lowest(lo) || (lo < last && mh->min_us > hist_bucket_highest(lo)))
+	{
+		r = json_ref_member(block, "min_us");
+		return merge_bad(file, &r, "%" PRId64 " is not in the first bucket (%d)", mh->min_us, lo);
+	}
+	if (mh->max_us < hist_bucket_lowest(hi) || (hi < last && mh->max_us > hist_bucket_highest(hi)))
+	{
+		r = json_ref_member(block, "max_us");
+		return merge_bad(file, &r, "%" PRId64 " is not in the last bucket (%d)", mh->max_us, hi);
+	}
+	return true;
+}
+
+/* The buckets of block into out (out->b allocated), checked. */
+static bool
+read_buckets(const char *file, const json_ref *block, int64_t expect, merge_hist *out)
+{
+	json_ref	buckets;
+	int64_t		sum = 0;
+	int32_t		prev = -1;
+
+	if (!merge_int(file, block, "min_us", 0, INT64_MAX, &out->min_us) ||
+		!merge_int(file, block, "max_us", 0, INT64_MAX, &out->max_us) ||
+		!merge_container(file, block, "buckets", JSON_ARRAY, &buckets))
+		return false;
+	out->b = calloc((size_t) (buckets.v->n > 0 ? buckets.v->n : 1), sizeof(hist_bucket));
+	if (out->b == NULL)
+		return merge_bad(file, &buckets, "out of memory");
+	for (int i = 0; i < buckets.v->n; i++)
+	{
+		hist_bucket b = {.index = -1};
+
+		if (!read_bucket(file, &buckets, i, prev, &b))
+			return false;
+		if (__builtin_add_overflow(sum, b.count, &sum))
+			return merge_bad(file, &buckets, "the counts add up to more than %" PRId64, INT64_MAX);
+		out->b[i] = b;
+		prev = b.index;
+	}
+	out->n = buckets.v->n;
+	if (sum != expect)
+		return merge_bad(file, &buckets, "the counts add up to %" PRId64 ", not %" PRId64,
+						 sum, expect);
+	if (out->n > 0 && out->min_us > out->max_us)
+		return merge_bad(file, block, "min_us (%" PRId64 ") is above max_us (%" PRId64 ")",
+						 out->min_us, out->max_us);
+	return out->n == 0 || check_extremes(file, block, out);
+}
+
+bool
+merge_read_buckets(const char *file, const json_ref *block, int64_t expect, merge_hist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (read_buckets(file, block, expect, out))
+		return true;
+	free(out->b);
+	memset(out, 0, sizeof(*out));
+	return false;
+}
+
+bool
+merge_import(const char *file, const json_ref *block, hist *h, const merge_hist *mh, double sum)
+{
+	double		total = h->sum;
+
+	if (!merge_sum_real(file, block, &total, sum))
+		return false;
+	if (!hist_import(h, mh->b, mh->n, mh->min_us, mh->max_us, sum))
+	{
+		json_ref	r = json_ref_member(block, "buckets");
+
+		return merge_bad(file, &r, "the sum over the reports overflows (above %" PRId64 ")",
+						 INT64_MAX);
+	}
+	return true;
+}

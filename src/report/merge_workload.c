@@ -1,0 +1,476 @@
+/*
+ * merge_workload.c — what makes the reports of a merge one workload: the
+ * settings, the compatibility mode, -P, the series' interval and the
+ * scripts (names, weights, -r and each command's line).  Each report's
+ * are checked; the first report's set the merge up (the run_config the
+ * printers read, the accumulator's statistics), every other's must equal
+ * them (doc/fleet.md).
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench/base/diag.h"
+#include "pgbench/base/xalloc.h"
+#include "merge_int.h"
+
+/* Settings every report must share, as written in "settings". */
+static const char *const same_settings[] = {
+	"transaction_type", "scaling_factor", "partition_method", "partitions", "query_mode",
+	"max_tries", "transactions_per_client", "duration_s", "latency_limit_ms", "connect_each",
+	"failures_detailed", "percentiles",
+};
+
+static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
+static const char *const partition_method_names[] = {"none", "range", "hash"};
+
+/* ---- comparing ----------------------------------------------------------- */
+
+/* A value as the difference message shows it. */
+static const char *
+show(const json_value *v, char *buf, size_t len)
+{
+	if (v == NULL)
+		return "(none)";
+	switch ((json_kind) v->kind)
+	{
+		case JSON_NULL:
+			return "null";
+		case JSON_BOOL:
+			return v->boolean ? "true" : "false";
+		case JSON_NUMBER:
+			snprintf(buf, len, "%g", json_num(v));
+			return buf;
+		case JSON_STRING:
+			snprintf(buf, len, "\"%s\"", v->u.string);
+			return buf;
+		case JSON_ARRAY:
+			snprintf(buf, len, "an array of %d", v->n);
+			return buf;
+		case JSON_OBJECT:
+			return "an object";
+	}
+	return "?";
+}
+
+/* The first report and file differ in what: a (the first's) and b. */
+static bool
+differ(const merge_acc *acc, const char *file, const char *what, const char *a, const char *b)
+{
+	diag_error("reports \"%s\" and \"%s\" differ in %s: %s and %s", acc->first_file, file,
+			   what, a, b);
+	diag_detail("Only reports of the same workload and mode can be merged.");
+	return false;
+}
+
+/* a (the first report's) and b (file's) must be equal; what names them. */
+static bool
+same(const merge_acc *acc, const char *file, const char *what, const json_value *a,
+	 const json_value *b)
+{
+	char		b1[256],
+				b2[256];
+
+	if (json_equal(a, b))
+		return true;
+	return differ(acc, file, what, show(a, b1, sizeof(b1)), show(b, b2, sizeof(b2)));
+}
+
+/* ---- the settings -------------------------------------------------------- */
+
+/* Index of name in names (n of them); -1 when absent. */
+static int
+name_index(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; name != NULL && i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * A string member naming one of names[from .. n) (the index into *out);
+ * with from = 1, null too (index 0).
+ */
+static bool
+read_name(const char *file, const json_ref *st, const char *key, const char *const *names,
+		  int from, int n, int *out)
+{
+	const char *s;
+	json_ref	r = json_ref_member(st, key);
+	char		list[128] = "";
+
+	if (!(from > 0 ? merge_str_null(file, st, key, &s) : merge_str(file, st, key, &s)))
+		return false;
+	*out = s == NULL ? 0 : name_index(names, n, s);
+	if (*out >= from || (s == NULL && from > 0))
+		return true;
+	for (int i = from; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
+				 i == from ? "" : i == n - 1 ? " or " : ", ", names[i]);
+	return merge_bad(file, &r, "\"%s\" is not %s", s, list);
+}
+
+/* "settings.percentiles": at most PGB_MAX_PERCENTILES numbers 0 .. 100. */
+static bool
+read_percentiles(const char *file, const json_ref *st, run_config *cfg)
+{
+	json_ref	pct;
+
+	if (!merge_container(file, st, "percentiles", JSON_ARRAY, &pct))
+		return false;
+	if (pct.v->n > PGB_MAX_PERCENTILES)
+		return merge_bad(file, &pct, "more than %d percentiles", PGB_MAX_PERCENTILES);
+	cfg->npercentiles = pct.v->n;
+	for (int i = 0; i < pct.v->n; i++)
+	{
+		json_ref	item = json_ref_item(&pct, i);
+		double		p = json_num(item.v);
+
+		if (item.v->kind != JSON_NUMBER)
+			return merge_bad(file, &item, "expected a number, found %s", json_kind_name(item.v));
+		if (!(p >= 0 && p <= 100))
+			return merge_bad(file, &item, "%g is out of range (0 to 100)", p);
+		cfg->percentiles[i] = p;
+	}
+	return true;
+}
+
+/* ms as whole us, rounded; out-of-range values end at INT64_MAX. */
+static int64_t
+usec_of_msec(double ms)
+{
+	double		us = ms * 1000.0 + 0.5;
+
+	return us < 9223372036854775807.0 ? (int64_t) us : INT64_MAX;
+}
+
+/*
+ * "settings" into cfg (and the scale, the partitions), every member
+ * checked.  rate_tps is only checked: the reports' rates are summed
+ * (merge_read.c).
+ */
+static bool
+read_settings(merge_acc *acc, const char *file, const json_ref *st, run_config *cfg)
+{
+	int64_t		v[8];
+	bool		present[3];
+	int			mode,
+				method;
+	const char *type;
+	double		limit_ms = 0,
+				rate;
+
+	if (!merge_str(file, st, "transaction_type", &type) ||
+		!merge_int(file, st, "scaling_factor", 0, INT_MAX, &v[0]) ||
+		!read_name(file, st, "partition_method", partition_method_names, 1, 3, &method) ||
+		!merge_int(file, st, "partitions", 0, INT_MAX, &v[1]) ||
+		!read_name(file, st, "query_mode", query_mode_names, 0, 3, &mode) ||
+		!merge_int(file, st, "clients", 1, INT_MAX, &v[2]) ||
+		!merge_int(file, st, "threads", 1, INT_MAX, &v[3]) ||
+		!merge_int(file, st, "max_tries", 0, UINT32_MAX, &v[4]) ||
+		!merge_int_null(file, st, "transactions_per_client", 1, INT_MAX, &v[5], &present[0]) ||
+		!merge_int_null(file, st, "duration_s", 1, INT_MAX, &v[6], &present[1]) ||
+		!merge_num_null(file, st, "rate_tps", 0, INFINITY, &rate, &present[2]) ||
+		!merge_num_null(file, st, "latency_limit_ms", 0, INFINITY, &limit_ms, &present[2]) ||
+		!merge_bool(file, st, "connect_each", &cfg->connect_each) ||
+		!merge_bool(file, st, "failures_detailed", &cfg->failures_detailed) ||
+		!read_percentiles(file, st, cfg) ||
+		!merge_uint64(file, st, "random_seed", &cfg->random_seed))
+		return false;
+	if (v[3] > v[2])
+	{
+		json_ref	r = json_ref_member(st, "threads");
+
+		return merge_bad(file, &r, "%" PRId64 " is above the number of clients (%" PRId64 ")",
+						 v[3], v[2]);
+	}
+	acc->scale = (int) v[0];
+	acc->partition_method = (partition_method) method;
+	acc->partitions = (int) v[1];
+	cfg->query_mode = (query_mode) mode;
+	cfg->nclients = (int) v[2];
+	cfg->nthreads = (int) v[3];
+	cfg->retry.max_tries = (uint32_t) v[4];
+	cfg->nxacts = present[0] ? v[5] : 0;
+	cfg->duration = present[1] ? (int) v[6] : 0;
+	cfg->latency_limit_ms = limit_ms;
+	cfg->latency_limit = limit_ms > 0 ? usec_of_msec(limit_ms) : 0;
+	return true;
+}
+
+/* "connection" and "server_version", which the merged report repeats. */
+static bool
+read_target(merge_acc *acc, const char *file, const json_ref *doc)
+{
+	json_ref	c;
+	bool		present;
+	const char *s[4] = {NULL};
+
+	if (!merge_str_null(file, doc, "server_version", &s[0]) ||
+		!merge_container_null(file, doc, "connection", JSON_OBJECT, &c, &present) ||
+		(present && (!merge_str(file, &c, "host", &s[1]) || !merge_str(file, &c, "port", &s[2]) ||
+					 !merge_str(file, &c, "database", &s[3]))))
+		return false;
+	snprintf(acc->server_version, sizeof(acc->server_version), "%s", s[0] ? s[0] : "");
+	snprintf(acc->target.host, sizeof(acc->target.host), "%s", s[1] ? s[1] : "");
+	snprintf(acc->target.port, sizeof(acc->target.port), "%s", s[2] ? s[2] : "");
+	snprintf(acc->target.dbname, sizeof(acc->target.dbname), "%s", s[3] ? s[3] : "");
+	return true;
+}
+
+/*
+ * The first report sets cfg up; the others are checked the same way
+ * (into a scratch run_config) and compared member by member.
+ */
+static bool
+settings(merge_acc *acc, const char *file, const json_ref *doc)
+{
+	json_ref	st = json_ref_member(doc, "settings");
+	json_ref	m = json_ref_member(doc, "merge");
+	json_ref	series = json_ref_member(doc, "series");
+	json_ref	r[3];
+	bool		first = acc->ninstances == 0;
+	run_config	scratch = {0};
+	run_config *cfg = first ? &acc->cfg : &scratch;
+	merge_acc	other = {0};
+	int64_t		compat,
+				progress = 0;
+	double		interval_s;
+	bool		present;
+
+	if (!merge_int(file, doc, "compat", PGB_COMPAT_MIN, PGB_COMPAT_MAX, &compat) ||
+		!merge_container(file, doc, "settings", JSON_OBJECT, &st) ||
+		!read_settings(first ? acc : &other, file, &st, cfg) ||
+		!merge_int_null(file, &m, "progress_s", 1, INT_MAX, &progress, &present) ||
+		!merge_num(file, &series, "interval_s", 1e-6, INT_MAX, &interval_s) ||
+		!read_target(first ? acc : &other, file, doc))
+		return false;
+	r[0] = json_ref_member(doc, "compat");
+	r[1] = json_ref_member(&m, "progress_s");
+	r[2] = json_ref_member(&series, "interval_s");
+	if (first)
+	{
+		cfg->compat = (int) compat;
+		cfg->progress_sec = (int) progress;
+		cfg->series_interval = (pg_time_usec_t) (interval_s * 1000000.0 + 0.5);
+		cfg->keep_hist = true;
+		cfg->latency_measured = true;
+		acc->first_compat = *r[0].v;
+		acc->first_progress = *r[1].v;
+		acc->first_interval = *r[2].v;
+		if (!json_clone(&acc->first_settings, st.v))
+			return merge_bad(file, &st, "out of memory");
+		return true;
+	}
+	if (!same(acc, file, "compat", &acc->first_compat, r[0].v))
+		return false;
+	for (int i = 0; i < (int) PGB_LENGTHOF(same_settings); i++)
+		if (!same(acc, file, same_settings[i], json_get(&acc->first_settings.root, same_settings[i]),
+				  json_get(st.v, same_settings[i])))
+			return false;
+	if (json_is_null(json_get(&acc->first_settings.root, "rate_tps")) !=
+		json_is_null(json_get(st.v, "rate_tps")) &&
+		!same(acc, file, "rate_tps", json_get(&acc->first_settings.root, "rate_tps"),
+			  json_get(st.v, "rate_tps")))
+		return false;
+	return same(acc, file, "progress (-P)", &acc->first_progress, r[1].v) &&
+		same(acc, file, "series interval", &acc->first_interval, r[2].v);
+}
+
+/* ---- the scripts --------------------------------------------------------- */
+
+/*
+ * Script i's "commands": an array with -r (scripts[0] has one), else
+ * null; each command's line checked.  *n: the number of commands.
+ */
+static bool
+read_commands(const char *file, const json_ref *s, bool per_command, json_ref *commands, int *n)
+{
+	bool		present;
+
+	*n = 0;
+	if (!merge_container_null(file, s, "commands", JSON_ARRAY, commands, &present))
+		return false;
+	if (present != per_command)
+		return merge_bad(file, commands, per_command ? "expected an array, as scripts[0].commands"
+						 : "expected null, as scripts[0].commands");
+	for (int j = 0; present && j < commands->v->n; j++)
+	{
+		json_ref	c = json_ref_item(commands, j);
+		const char *line;
+
+		if (c.v->kind != JSON_OBJECT)
+			return merge_bad(file, &c, "expected an object, found %s", json_kind_name(c.v));
+		if (!merge_str(file, &c, "line", &line))
+			return false;
+	}
+	*n = present ? commands->v->n : 0;
+	return true;
+}
+
+/* The first report's scripts: names, weights and command lines copied. */
+static void
+setup_script(merge_acc *acc, int i, const json_ref *s, const json_ref *commands, int n)
+{
+	script	   *sc = &acc->scripts.scripts[i];
+
+	sc->desc = pgb_strdup(json_str(json_get(s->v, "name")));
+	sc->weight = (int) json_int(json_get(s->v, "weight"), 0);
+	acc->scripts.total_weight += sc->weight;
+	acc->cfg.script_offset[i] = acc->cfg.total_commands;
+	sc->commands = pgb_calloc((size_t) (n > 0 ? n : 1), sizeof(command *));
+	for (int j = 0; j < n; j++)
+	{
+		sc->commands[j] = pgb_calloc(1, sizeof(command));
+		sc->commands[j]->first_line = pgb_strdup(json_str(json_get(json_at(commands->v, j), "line")));
+		sc->ncommands++;
+	}
+	acc->cfg.total_commands += n;
+	acc->scripts.nscripts = i + 1;
+}
+
+/* Script i of a later report against the first's. */
+static bool
+same_script(const merge_acc *acc, const char *file, int i, const json_ref *s,
+			const json_ref *commands, int n)
+{
+	const script *sc = &acc->scripts.scripts[i];
+	const char *name = json_str(json_get(s->v, "name"));
+	int64_t		weight = json_int(json_get(s->v, "weight"), 0);
+	char		what[64],
+				a[256],
+				b[256];
+
+	if (strcmp(sc->desc, name) != 0)
+	{
+		snprintf(what, sizeof(what), "script %d's name", i + 1);
+		snprintf(a, sizeof(a), "\"%s\"", sc->desc);
+		snprintf(b, sizeof(b), "\"%s\"", name);
+		return differ(acc, file, what, a, b);
+	}
+	if (sc->weight != weight)
+	{
+		snprintf(what, sizeof(what), "script %d's weight", i + 1);
+		snprintf(a, sizeof(a), "%d", sc->weight);
+		snprintf(b, sizeof(b), "%" PRId64, weight);
+		return differ(acc, file, what, a, b);
+	}
+	for (int j = 0; j < n && j < sc->ncommands; j++)
+	{
+		const char *line = json_str(json_get(json_at(commands->v, j), "line"));
+
+		if (strcmp(sc->commands[j]->first_line, line) != 0)
+		{
+			snprintf(what, sizeof(what), "script %d's command %d", i + 1, j);
+			snprintf(a, sizeof(a), "\"%s\"", sc->commands[j]->first_line);
+			snprintf(b, sizeof(b), "\"%s\"", line);
+			return differ(acc, file, what, a, b);
+		}
+	}
+	if (n != sc->ncommands)
+	{
+		snprintf(what, sizeof(what), "script %d's number of commands", i + 1);
+		snprintf(a, sizeof(a), "an array of %d", sc->ncommands);
+		snprintf(b, sizeof(b), "an array of %d", n);
+		return differ(acc, file, what, a, b);
+	}
+	return true;
+}
+
+/* "scripts": checked; the first report's set up, the others compared. */
+static bool
+scripts(merge_acc *acc, const char *file, const json_ref *doc)
+{
+	json_ref	list;
+	bool		first = acc->ninstances == 0;
+	bool		per_command;
+	int64_t		total_weight = 0;
+	int			total_commands = 0;
+
+	if (!merge_container(file, doc, "scripts", JSON_ARRAY, &list))
+		return false;
+	if (list.v->n < 1 || list.v->n > PGB_MAX_SCRIPTS)
+		return merge_bad(file, &list, "%d scripts (expected 1 to %d)", list.v->n, PGB_MAX_SCRIPTS);
+	per_command = !json_is_null(json_get(json_at(list.v, 0), "commands"));
+	if (!first && list.v->n != acc->scripts.nscripts)
+	{
+		diag_error("reports \"%s\" and \"%s\" differ in scripts: %d and %d scripts",
+				   acc->first_file, file, acc->scripts.nscripts, list.v->n);
+		return false;
+	}
+	if (!first && per_command != acc->cfg.per_command)
+		return differ(acc, file, "the per-command report (-r)", acc->cfg.per_command ? "on" : "off",
+					  per_command ? "on" : "off");
+	for (int i = 0; i < list.v->n; i++)
+	{
+		json_ref	s = json_ref_item(&list, i);
+		json_ref	commands;
+		const char *name;
+		int64_t		weight;
+		int			n;
+
+		if (s.v->kind != JSON_OBJECT)
+			return merge_bad(file, &s, "expected an object, found %s", json_kind_name(s.v));
+		if (!merge_str(file, &s, "name", &name) ||
+			!merge_int(file, &s, "weight", 0, INT_MAX, &weight) ||
+			!read_commands(file, &s, per_command, &commands, &n))
+			return false;
+		total_weight += weight;
+		if (n > MERGE_MAX_COMMANDS - total_commands)
+			return merge_bad(file, &list, "more than %d commands in all", MERGE_MAX_COMMANDS);
+		total_commands += n;
+		if (first)
+			setup_script(acc, i, &s, &commands, n);
+		else if (!same_script(acc, file, i, &s, &commands, n))
+			return false;
+	}
+	if (total_weight == 0)
+		return merge_bad(file, &list, "the weights add up to 0");
+	acc->cfg.per_command = per_command;
+	return true;
+}
+
+/* The accumulator's statistics, for the first report's layout. */
+static bool
+setup_stats(merge_acc *acc, const char *file)
+{
+	json_ref	root = {0};
+
+	acc->cfg.scripts = &acc->scripts;
+	acc->cfg.per_script_stats = acc->scripts.nscripts > 1;
+	if (!stats_run_init(&acc->stats, acc->scripts.nscripts, acc->cfg.total_commands) ||
+		!stats_run_enable_hist(&acc->stats, acc->cfg.per_script_stats) ||
+		!stats_run_enable_report(&acc->stats, acc->cfg.series_interval, NULL, acc->cfg.per_command))
+		return merge_bad(file, &root, "out of memory");
+	return true;
+}
+
+bool
+merge_workload(merge_acc *acc, const char *file, const json_ref *doc)
+{
+	if (!settings(acc, file, doc) || !scripts(acc, file, doc))
+		return false;
+	return acc->ninstances > 0 || setup_stats(acc, file);
+}
+
+void
+merge_workload_free(merge_acc *acc)
+{
+	for (int i = 0; i < acc->scripts.nscripts; i++)
+	{
+		script	   *sc = &acc->scripts.scripts[i];
+
+		for (int j = 0; j < sc->ncommands; j++)
+		{
+			free(sc->commands[j]->first_line);
+			free(sc->commands[j]);
+		}
+		free(sc->commands);
+		free(sc->desc);
+	}
+	json_doc_free(&acc->first_settings);
+}

@@ -1,0 +1,124 @@
+/*
+ * stats_slot.c — what the workers share with the -P timer while they run:
+ * the totals each one publishes (a seqlock per worker; stats.h says why it
+ * is race-free) and the gate each one leaves when done.  The engine's
+ * transaction sink and the worker write; progress.c reads.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "pgbench/stats/stats.h"
+
+#define STORE(field, value) atomic_store_explicit(&slot->field, (value), memory_order_relaxed)
+#define LOAD(field) atomic_load_explicit(&slot->field, memory_order_relaxed)
+
+void
+stats_slot_init(stats_slot *slot)
+{
+	atomic_init(&slot->seq, 0);
+#define INIT_COUNTER(field, json_name, kind) atomic_init(&slot->field, 0);
+	STATS_COUNTERS(INIT_COUNTER)
+#undef INIT_COUNTER
+#define INIT_SUM(name, member) atomic_init(&slot->name, 0.0);
+	STATS_SUMS(INIT_SUM)
+#undef INIT_SUM
+}
+
+/*
+ * The writer half of the seqlock: mark the slot busy (odd), and only then
+ * (release fence) store the fields; the final even value is a release
+ * store, so a reader that sees it sees every field before it.
+ */
+void
+stats_slot_publish(stats_slot *slot, const stats_data *total)
+{
+	unsigned	seq = atomic_load_explicit(&slot->seq, memory_order_relaxed);
+
+	atomic_store_explicit(&slot->seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+#define STORE_COUNTER(field, json_name, kind) STORE(field, total->field);
+	STATS_COUNTERS(STORE_COUNTER)
+#undef STORE_COUNTER
+#define STORE_SUM(name, member) STORE(name, total->member);
+	STATS_SUMS(STORE_SUM)
+#undef STORE_SUM
+	atomic_store_explicit(&slot->seq, seq + 2, memory_order_release);
+}
+
+/*
+ * The reader half: copy the fields between two reads of an even, equal
+ * sequence number; the acquire fence keeps the second read after the
+ * copies.  A writer publishes in a few nanoseconds, so retries are rare.
+ */
+void
+stats_slot_collect(stats_slot *slot, stats_data *acc)
+{
+	stats_data	copy;
+	unsigned	before,
+				after;
+
+	memset(&copy, 0, sizeof(copy));
+	do
+	{
+		before = atomic_load_explicit(&slot->seq, memory_order_acquire);
+#define LOAD_COUNTER(field, json_name, kind) copy.field = LOAD(field);
+		STATS_COUNTERS(LOAD_COUNTER)
+#undef LOAD_COUNTER
+#define LOAD_SUM(name, member) copy.member = LOAD(name);
+		STATS_SUMS(LOAD_SUM)
+#undef LOAD_SUM
+		atomic_thread_fence(memory_order_acquire);
+		after = atomic_load_explicit(&slot->seq, memory_order_relaxed);
+	} while ((before & 1) != 0 || before != after);
+
+#define ADD_COUNTER(field, json_name, kind) acc->field += copy.field;
+	STATS_COUNTERS(ADD_COUNTER)
+#undef ADD_COUNTER
+#define ADD_SUM(name, member) acc->member += copy.member;
+	STATS_SUMS(ADD_SUM)
+#undef ADD_SUM
+}
+
+#undef STORE
+#undef LOAD
+
+/* ---- the gate the -P timer waits on ---- */
+
+bool
+stats_gate_init(stats_gate *gate, int nworkers)
+{
+	pthread_condattr_t attr;
+	bool		ok;
+
+	gate->running = nworkers;
+	if (pthread_mutex_init(&gate->lock, NULL) != 0)
+		return false;
+	if (pthread_condattr_init(&attr) != 0)
+	{
+		pthread_mutex_destroy(&gate->lock);
+		return false;
+	}
+	/* the timer's deadlines are pgb_time_now values */
+	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+		pthread_cond_init(&gate->cond, &attr) == 0;
+	pthread_condattr_destroy(&attr);
+	if (!ok)
+		pthread_mutex_destroy(&gate->lock);
+	return ok;
+}
+
+void
+stats_gate_leave(stats_gate *gate)
+{
+	pthread_mutex_lock(&gate->lock);
+	gate->running--;
+	pthread_cond_signal(&gate->cond);
+	pthread_mutex_unlock(&gate->lock);
+}
+
+void
+stats_gate_destroy(stats_gate *gate)
+{
+	pthread_cond_destroy(&gate->cond);
+	pthread_mutex_destroy(&gate->lock);
+}
