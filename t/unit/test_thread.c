@@ -1,0 +1,7 @@
+#include "client_fixture.h"
+#include "tap.h"
+int
+main(void)
+{
+	return tap_done();
+}
