@@ -106,6 +106,12 @@ expect_send(pgb_session *s, const char *what)
 
 	if (s->mismatch != NULL || s->broken)
 		return 0;
+	if (head_is(s, "~ NOSEND", &rest) != NULL)
+	{
+		advance(s);
+		snprintf(s->error, sizeof(s->error), "could not send data to server\n");
+		return 0;
+	}
 	if (head_is(s, "> ", &rest) == NULL || strcmp(rest, what) != 0)
 	{
 		fail(s, "the engine sent \"%s\"", what);
@@ -216,6 +222,8 @@ take_result(pgb_session *s, const char *rest)
 	}
 	else if (strcmp(rest, "ABORTED") == 0)
 		r = new_result(PGB_RES_PIPELINE_ABORTED);
+	else if (strcmp(rest, "COPY") == 0)
+		r = new_result(PGB_RES_COPY_OUT);
 	if (r == NULL)
 		fail(s, "%s", "not a result line");
 	else
@@ -291,6 +299,7 @@ static struct
 {
 	pgb_session *s;
 	int			waits;			/* CONN_STEP_WAIT answers before it is up */
+	int			busy;			/* CONN_STEP_BUSY answers before those */
 }			connects[SS_MAX_CONNECTS];
 static int	connects_head;
 static int	connects_tail;
@@ -298,10 +307,17 @@ static int	connects_tail;
 void
 ss_queue_connect(pgb_session *s, int waits)
 {
+	ss_queue_connect_busy(s, 0, waits);
+}
+
+void
+ss_queue_connect_busy(pgb_session *s, int busy, int waits)
+{
 	if (connects_tail < SS_MAX_CONNECTS)
 	{
 		connects[connects_tail].s = s;
 		connects[connects_tail].waits = waits;
+		connects[connects_tail].busy = busy;
 		connects_tail++;
 	}
 }
@@ -324,6 +340,11 @@ connect_step(conn_attempt *a)
 		return CONN_STEP_FAILED;
 	}
 	a->conn = (PGconn *) connects[connects_head].s;
+	if (connects[connects_head].busy > 0)
+	{
+		connects[connects_head].busy--;
+		return CONN_STEP_BUSY;
+	}
 	if (connects[connects_head].waits > 0)
 	{
 		connects[connects_head].waits--;

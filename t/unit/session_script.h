@@ -17,10 +17,13 @@
  *   "< ERROR 40001 text"    an error result with that SQLSTATE and message
  *   "< SYNC"                a pipeline sync result
  *   "< ABORTED"             a pipeline-aborted result
+ *   "< COPY"                a COPY OUT result (the engine refuses COPY)
  *   "< END"                 the end of a request's results (NULL)
  *   "~ BUSY n"              the next n looks at the session find it busy
  *                           (the engine yields n times)
  *   "~ BREAK"               the connection breaks at the next read
+ *   "~ NOSEND"              the engine's next send fails (the connection
+ *                           library could not write it)
  *   "~ NOEXIT"              the engine's next try to leave pipeline mode
  *                           fails (as libpq's does with results pending)
  *   "~ TX c"                from here the transaction status is c: I
@@ -62,6 +65,12 @@ int			ss_cancels(const pgb_session *s);
  * socket is s's), or fails at once when s is NULL.  ss_connects_left: attempts not made yet.
  */
 void		ss_queue_connect(pgb_session *s, int waits);
+
+/*
+ * The same, the attempt first finding the server's listen queue full busy
+ * times (CONN_STEP_BUSY: the client waits its backoff and tries again).
+ */
+void		ss_queue_connect_busy(pgb_session *s, int busy, int waits);
 int			ss_connects_left(void);
 
 #endif

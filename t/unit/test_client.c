@@ -8,154 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/engine/client.h"
-#include "pgbench/engine/thread.h"
-#include "pgbench/base/xalloc.h"
-#include "session_script.h"
+#include "client_fixture.h"
 #include "tap.h"
-
-typedef struct fixture
-{
-	script_set *set;
-	var_store	defines;
-	run_config	cfg;
-	stats_run	stats;
-	client_env	env;
-	client		c;
-	pgb_session *s;
-} fixture;
-
-/*
- * The flattened command index and the P_n statement names (runconf_build
- * makes them from the options; the tests have none).
- */
-static void
-command_tables(run_config *cfg)
-{
-	const script_set *set = cfg->scripts;
-	int			nsql = 0;
-	int			flat = 0;
-
-	for (int i = 0; i < set->nscripts; i++)
-	{
-		cfg->script_offset[i] = cfg->total_commands;
-		cfg->total_commands += set->scripts[i].ncommands;
-	}
-	cfg->prepared_names = pgb_calloc((size_t) cfg->total_commands, sizeof(char *));
-	for (int i = 0; i < set->nscripts; i++)
-		for (int j = 0; j < set->scripts[i].ncommands; j++, flat++)
-			if (set->scripts[i].commands[j]->type == SQL_COMMAND)
-			{
-				char	   *name = pgb_malloc(16);
-
-				snprintf(name, 16, "P_%d", nsql++);
-				cfg->prepared_names[flat] = name;
-			}
-}
-
-/* A client of one script in mode, -t nxacts, on a session playing lines. */
-static bool
-fixture_init(fixture *fx, const char *text, query_mode mode, int64_t nxacts,
-			 const char *const *lines)
-{
-	script_error err;
-
-	memset(fx, 0, sizeof(*fx));
-	fx->set = script_set_create();
-	if (!script_compile(fx->set, "t.sql", text, 1, &err))
-	{
-		tap_diag("script does not compile: %s", err.message);
-		script_error_clear(&err);
-		script_set_free(fx->set);
-		return false;
-	}
-	var_store_init(&fx->defines, fx->set->symtab);
-	fx->cfg.scripts = fx->set;
-	fx->cfg.defines = &fx->defines;
-	fx->cfg.query_mode = mode;
-	fx->cfg.nclients = 1;
-	fx->cfg.nthreads = 1;
-	fx->cfg.nxacts = nxacts;
-	fx->cfg.retry.max_tries = 1;
-	command_tables(&fx->cfg);
-	stats_run_init(&fx->stats, fx->set->nscripts, fx->cfg.total_commands);
-	fx->env.cfg = &fx->cfg;
-	fx->env.sink.stats = &fx->stats;
-	prng_seed(&fx->env.choose_rs, 1);
-	prng_seed(&fx->env.throttle_rs, 2);
-	client_init(&fx->c, 0, &fx->cfg);
-	prng_seed(&fx->c.rs, 3);
-	fx->s = ss_new(lines);
-	fx->c.conn = fx->s;
-	fx->c.sock = pgb_session_socket(fx->s);
-	return true;
-}
-
-static void
-fixture_free(fixture *fx)
-{
-	client_free(&fx->c);
-	ss_free(fx->s);
-	stats_run_free(&fx->stats);
-	for (int i = 0; i < fx->cfg.total_commands; i++)
-		free(fx->cfg.prepared_names[i]);
-	free(fx->cfg.prepared_names);
-	var_store_free(&fx->defines);
-	script_set_free(fx->set);
-}
-
-/*
- * Advance the client until it is done, every socket wait taken as the
- * socket being readable; check that the session's script was played
- * through without a mismatch.  The final state.
- */
-static client_state
-run(fixture *fx, const char *name)
-{
-	fx->env.straight_on = client_may_go_straight_on(&fx->cfg);
-	for (int pass = 0; pass < 1000; pass++)
-	{
-		pg_time_usec_t now = 0;
-		pg_time_usec_t wake_at = 0;
-		waitset_event event;
-		int			fd;
-
-		client_advance(&fx->c, &fx->env, &now);
-		if (client_wait(&fx->c, &fd, &event, &wake_at) == CWAIT_DONE)
-			break;
-	}
-	if (!tap_ok(ss_mismatch(fx->s) == NULL, "%s: the engine followed the script", name))
-		tap_diag("%s", ss_mismatch(fx->s));
-	if (!tap_is_int(ss_remaining(fx->s), 0, "script played to its end"))
-		tap_diag("waiting at \"%s\"", ss_next_line(fx->s));
-	return fx->c.state;
-}
-
-/* Run and expect the client to finish -t with ok transactions counted. */
-static void
-expect_finished(fixture *fx, const char *name, int64_t ok)
-{
-	tap_is_int(run(fx, name), CSTATE_FINISHED, "finished");
-	tap_is_int(fx->stats.total.cnt, ok, "transactions counted");
-	tap_ok(ss_closed(fx->s), "session closed at the end");
-}
-
-/* Run and expect an abort whose message is message. */
-static void
-expect_aborted(fixture *fx, const char *name, const char *message)
-{
-	tap_is_int(run(fx, name), CSTATE_ABORTED, "aborted");
-	tap_is_str(fx->env.failure.message, message, "abort message");
-}
-
-static const char *
-var(fixture *fx, const char *name)
-{
-	int			slot = var_symtab_find(fx->set->symtab, name, strlen(name));
-	const char *value = slot >= 0 ? var_get_string(&fx->c.vars, slot) : NULL;
-
-	return value != NULL ? value : "(unset)";
-}
 
 /* ---- query modes ------------------------------------------------------ */
 
@@ -243,7 +97,7 @@ test_gset(void)
 	if (fixture_init(&fx, text, QUERY_SIMPLE, 1, one))
 	{
 		expect_finished(&fx, "gset, one row", 1);
-		tap_is_str(var(&fx, "b"), "43", "gset: the value stored and used");
+		tap_is_str(fixture_var(&fx, "b"), "43", "gset: the value stored and used");
 		fixture_free(&fx);
 	}
 	if (fixture_init(&fx, text, QUERY_SIMPLE, 1, none))
@@ -419,7 +273,7 @@ test_aset_and_latencies(void)
 	{
 		fx.cfg.per_command = true;
 		expect_finished(&fx, "aset", 1);
-		tap_is_str(var(&fx, "c"), "4", "aset: the last row's value stored and used");
+		tap_is_str(fixture_var(&fx, "c"), "4", "aset: the last row's value stored and used");
 		tap_is_int(fx.stats.per_command[0].latency.count, 1, "-r: the SQL command timed");
 		tap_is_int(fx.stats.per_command[1].latency.count, 1, "-r: the \\set timed");
 		fixture_free(&fx);
@@ -482,14 +336,6 @@ test_give_up(void)
 
 static const char *const one_select[] = {"> Q SELECT 1;", "< ROWS a | 1", "< END", NULL};
 
-/* Whether session s played its whole script. */
-static void
-played(pgb_session *s, const char *name)
-{
-	if (!tap_ok(ss_mismatch(s) == NULL && ss_remaining(s) == 0, "%s: script played", name))
-		tap_diag("%s / waiting at \"%s\"", ss_mismatch(s) ? ss_mismatch(s) : "", ss_next_line(s));
-}
-
 /* -C: a connection per transaction, the first one slow to come up. */
 static void
 test_connect_each(void)
@@ -516,60 +362,11 @@ test_connect_each(void)
 	fx.cfg.connect_each = true;
 	fx.c.conn = NULL;
 	ss_queue_connect(NULL, 0);
-	tap_is_int(run(&fx, "-C, refused"), CSTATE_ABORTED, "-C refused: aborted");
+	tap_is_int(fixture_run(&fx, "-C, refused"), CSTATE_ABORTED, "-C refused: aborted");
 	tap_is_int(fx.env.failure.kind, FAILURE_CONNECT, "-C refused: a connection failure");
 	tap_is_str(fx.env.failure.causes[0], "connection to server failed: scripted refusal",
 			   "-C refused: the connection's message");
 	fixture_free(&fx);
-}
-
-#define MAX_WORKER_CLIENTS 4
-
-/*
- * Run fx's configuration on a worker of n clients through the thread loop
- * (worker_main), its connections taken from the queue the caller filled
- * (ss_queue_connect); the worker's counts into *total and *rs.
- */
-static bool
-run_worker(fixture *fx, int n, stats_data *total, reconnect_stats *rs)
-{
-	client		clients[MAX_WORKER_CLIENTS];
-	run_shared	sh;
-	worker		w;
-	bool		ok;
-
-	memset(&sh, 0, sizeof(sh));
-	memset(&w, 0, sizeof(w));
-	pthread_barrier_init(&sh.barrier, NULL, 1);
-	pthread_mutex_init(&sh.launch_lock, NULL);
-	pthread_cond_init(&sh.launch_cond, NULL);
-	sh.launch = 1;
-	sh.stop_fd = -1;
-	sh.origin = pgb_time_now();
-	w.cfg = &fx->cfg;
-	w.shared = &sh;
-	w.clients = clients;
-	w.nclients = n;
-	for (int i = 0; i < n; i++)
-	{
-		client_init(&clients[i], i, &fx->cfg);
-		prng_seed(&clients[i].rs, (uint64_t) i);
-	}
-	ok = worker_prepare(&w);
-	if (ok)
-	{
-		prng_seed(&w.env.choose_rs, 1);
-		worker_main(&w);
-		*total = w.stats.total;
-		*rs = w.stats.reconnect;
-	}
-	worker_cleanup(&w);
-	for (int i = 0; i < n; i++)
-		client_free(&clients[i]);
-	pthread_barrier_destroy(&sh.barrier);
-	pthread_mutex_destroy(&sh.launch_lock);
-	pthread_cond_destroy(&sh.launch_cond);
-	return ok;
 }
 
 /*

@@ -252,6 +252,54 @@ test_empty_value(void)
 	}
 }
 
+/*
+ * \shell and \setshell run the command (variables replaced): a failure is
+ * a cause line naming the command, then "execution of meta-command failed".
+ */
+static void
+expect_shell_failure(const char *text, const char *cause)
+{
+	fixture		fx;
+	metacmd_outcome out;
+	char		line[2048];
+
+	if (!tap_ok(fixture_init(&fx, text), "shell: compiles"))
+		return;
+	out = run(&fx, 0, false, 0);
+	tap_ok(out.next == METACMD_FAILED, "shell failure: fails");
+	tap_is_str(fx.failure.ncauses > 0 ? fx.failure.causes[0] : "", cause, "shell failure: the cause");
+	failure_format(&fx.failure, line, sizeof(line));
+	tap_ok(strstr(line, "execution of meta-command failed") != NULL, "shell failure: the abort line");
+	fixture_free(&fx);
+}
+
+static void
+test_shell(void)
+{
+	fixture		fx;
+	metacmd_outcome out;
+	char		longer[400];
+
+	if (tap_ok(fixture_init(&fx, "\\set n 41\n\\setshell v expr :n + 1\n\\shell true\n"),
+			   "setshell: compiles"))
+	{
+		run(&fx, 0, false, 0);
+		out = run(&fx, 1, false, 0);
+		tap_ok(out.next == METACMD_DONE, "setshell: done");
+		tap_is_int(int_var(&fx, "v"), 42, "setshell: the command's output stored");
+		out = run(&fx, 2, false, 0);
+		tap_ok(out.next == METACMD_DONE, "shell: a command that succeeds");
+		fixture_free(&fx);
+	}
+	expect_shell_failure("\\shell false\n", "false: could not launch shell command");
+	expect_shell_failure("\\shell echo :nosuch\n", "echo: undefined variable \":nosuch\"");
+	expect_shell_failure("\\setshell v echo abc\n",
+						 "echo: shell command must return an integer (not \"abc\n\")");
+	expect_shell_failure("\\setshell v true\n", "true: could not read result of shell command");
+	snprintf(longer, sizeof(longer), "\\shell echo %0300d\n", 0);
+	expect_shell_failure(longer, "echo: shell command is too long");
+}
+
 int
 main(void)
 {
@@ -261,5 +309,6 @@ main(void)
 	test_eval_failure();
 	test_invalid_target();
 	test_empty_value();
+	test_shell();
 	return tap_done();
 }

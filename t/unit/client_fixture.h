@@ -1,0 +1,80 @@
+/*
+ * client_fixture.h — what the engine's unit tests (test_client.c,
+ * test_client_more.c, test_thread.c) share: one client of one compiled
+ * script on a scripted session (session_script.h), run to its end and
+ * checked against the script, and a worker of several clients run
+ * through the thread loop.
+ */
+#ifndef CLIENT_FIXTURE_H
+#define CLIENT_FIXTURE_H
+
+#include "pgbench/engine/client.h"
+#include "pgbench/engine/thread.h"
+#include "session_script.h"
+
+typedef struct fixture
+{
+	script_set *set;
+	var_store	defines;
+	run_config	cfg;
+	stats_run	stats;
+	client_env	env;
+	client		c;
+	pgb_session *s;
+} fixture;
+
+/*
+ * A client of script text (scripts separated by a line "--next--", each
+ * of weight 1) in mode, -t nxacts, on a session playing lines; false (and
+ * a diagnostic) when the text does not compile.
+ */
+bool		fixture_init(fixture *fx, const char *text, query_mode mode, int64_t nxacts,
+						 const char *const *lines);
+void		fixture_free(fixture *fx);
+
+/*
+ * Advance the client until it is done, every socket wait taken as the
+ * socket being readable and every timed wait slept through; check that
+ * the session's script was played through without a mismatch.  The final
+ * state.
+ */
+client_state fixture_run(fixture *fx, const char *name);
+
+/* Run and expect the client to finish -t with ok transactions counted. */
+void		expect_finished(fixture *fx, const char *name, int64_t ok);
+
+/* Run and expect an abort whose message is message. */
+void		expect_aborted(fixture *fx, const char *name, const char *message);
+
+/* A variable of the client as text; "(unset)" when it has none. */
+const char *fixture_var(fixture *fx, const char *name);
+
+/* Check that session s played its whole script without a mismatch. */
+void		played(pgb_session *s, const char *name);
+
+#define MAX_WORKER_CLIENTS 4
+
+/* A worker of clients on fx's configuration, for the thread loop. */
+typedef struct worker_run
+{
+	run_shared	sh;
+	worker		w;
+	client		clients[MAX_WORKER_CLIENTS];
+} worker_run;
+
+/*
+ * Set up a worker of n clients on fx's configuration, its connections to
+ * be taken from the queue the caller fills (ss_queue_connect); the caller
+ * may then adjust wr (a -T deadline, a log, a stop eventfd) and run
+ * worker_main(&wr->w).  false when the worker could not be prepared
+ * (worker_run_finish must still be called).
+ */
+bool		worker_run_prepare(fixture *fx, int n, worker_run *wr);
+
+/* Release what worker_run_prepare made. */
+void		worker_run_finish(worker_run *wr);
+
+/* Prepare, run and finish: the worker's counts into *total and *rs. */
+bool		run_worker(fixture *fx, int n, stats_data *total, reconnect_stats *rs);
+
+#endif
