@@ -10,7 +10,6 @@
  * was readable and the session still lacks a whole result, and the clock
  * read at most once per pass.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,19 +79,6 @@ client_free(client *c)
 	c->sql_buf = NULL;
 }
 
-void
-client_disconnect(client *c)
-{
-	if (c->conn != NULL)
-	{
-		pgb_session_close(c->conn);
-		c->conn = NULL;
-	}
-	/* an attempt under way, if any */
-	pgb_connect_cancel(&c->connecting);
-	c->connect_retry_at = 0;
-}
-
 client_wait_kind
 client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake_at)
 {
@@ -131,34 +117,6 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 			break;
 	}
 	return CWAIT_NONE;
-}
-
-/* ---- failing ---------------------------------------------------------- */
-
-client_state
-client_abort_command(const client *c, client_env *env, const char *what,
-					 const char *message)
-{
-	client_failure *f = &env->failure;
-
-	failure_set(f, FAILURE_COMMAND, c->id, c->script, c->command);
-	snprintf(f->what, sizeof(f->what), "%s", what);
-	failure_message(f, "%s", message);
-	return CSTATE_ABORTED;
-}
-
-client_state
-client_abort(const client *c, client_env *env, failure_kind kind, const char *fmt,...)
-{
-	client_failure *f = &env->failure;
-	va_list		ap;
-
-	failure_set(f, kind, c->id, c->script, c->command);
-	f->query = c->qrynum;
-	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	va_end(ap);
-	return CSTATE_ABORTED;
 }
 
 /* ---- the state machine -------------------------------------------------- */
