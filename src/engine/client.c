@@ -67,10 +67,7 @@ void
 client_free(client *c)
 {
 	client_disconnect(c);
-	pgb_result_clear(c->gset_last);
-	c->gset_last = NULL;
-	pgb_result_clear(c->error_res);
-	c->error_res = NULL;
+	client_clear_results(c);
 	var_store_free(&c->vars);
 	free(c->prepared);
 	client_ident_free(c);
@@ -155,7 +152,8 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			*yield = next == CSTATE_WAIT_RESULT || next == CSTATE_WAIT_PREPARE;
 			return next;
 		case CSTATE_WAIT_PREPARE:
-			next = client_wait_prepare(c, env);
+			if (client_read_prepare(c, env, &next))
+				next = client_prepared_next(c, env);
 			*yield = next == CSTATE_WAIT_PREPARE;
 			return next;
 		case CSTATE_WAIT_RESULT:
@@ -171,13 +169,17 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			client_end_command(c, env, now);
 			return CSTATE_START_COMMAND;
 		case CSTATE_ERROR:
-			return client_handle_error(c, env, now);
+			if (client_leave_error(c, env, &next))
+				return client_after_rollback(c, env, now);
+			return next;
 		case CSTATE_DISCARD_PIPELINE:
-			next = client_discard_pipeline(c, env, now);
+			if (client_discard_pipeline(c, env, &next))
+				return client_after_rollback(c, env, now);
 			*yield = next == CSTATE_DISCARD_PIPELINE;
 			return next;
 		case CSTATE_WAIT_ROLLBACK:
-			next = client_wait_rollback(c, env, now);
+			if (client_read_rollback(c, env, &next))
+				return client_after_rollback(c, env, now);
 			*yield = next == CSTATE_WAIT_ROLLBACK;
 			return next;
 		case CSTATE_RETRY:
@@ -192,10 +194,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return next;
 		case CSTATE_ABORTED:
 		case CSTATE_FINISHED:
-			pgb_result_clear(c->gset_last);
-			c->gset_last = NULL;
-			pgb_result_clear(c->error_res);
-			c->error_res = NULL;
+			client_clear_results(c);
 			client_disconnect(c);
 			*yield = true;
 			return c->state;

@@ -96,6 +96,12 @@ client_connect_wake(const client *c)
 }
 
 bool
+client_connection_broken(const client *c)
+{
+	return c->conn != NULL && pgb_session_broken(c->conn);
+}
+
+bool
 client_connect_pending(const client *c)
 {
 	return c->connecting.conn != NULL;

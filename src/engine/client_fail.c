@@ -1,7 +1,8 @@
 /*
  * client_fail.c — the client's primitives at the bottom of its layers:
  * failing (fill env->failure, the thread prints it, and return ABORTED
- * for the caller to go to) and closing the connection.  Every other
+ * for the caller to go to), dropping the results a client holds, and
+ * closing the connection.  Every other
  * client file may call these; they call no other client file.
  */
 #include <stdarg.h>
@@ -20,6 +21,15 @@ client_disconnect(client *c)
 	/* an attempt under way, if any */
 	pgb_connect_cancel(&c->connecting);
 	c->connect_retry_at = 0;
+}
+
+void
+client_clear_results(client *c)
+{
+	pgb_result_clear(c->gset_last);
+	c->gset_last = NULL;
+	pgb_result_clear(c->error_res);
+	c->error_res = NULL;
 }
 
 client_state

@@ -169,8 +169,12 @@ run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
 	return meta_outcome(c, &out, now);
 }
 
-client_state
-client_meta_resume(client *c, client_env *env)
+/*
+ * WAIT_PREPARE of a \startpipeline (its PREPAREs under -M prepared) has
+ * read a PREPARE's results: the next one, or into the pipeline.
+ */
+static client_state
+meta_resume(client *c, client_env *env)
 {
 	metacmd_env menv;
 	metacmd_outcome out = {.failure = &env->failure};
@@ -179,6 +183,20 @@ client_meta_resume(client *c, client_env *env)
 	meta_env(c, env, &menv);
 	metacmd_pipeline_resume(&menv, &out);
 	return meta_outcome(c, &out, &unread);
+}
+
+client_state
+client_prepared_next(client *c, client_env *env)
+{
+	const command *cmd = client_current_command(c, env->cfg);
+
+	if (cmd->type != SQL_COMMAND)
+		return meta_resume(c, env);
+	if (cmd->sql.dynamic)
+		return client_ident_prepared(c, env, cmd);
+	if (!client_send_prepared(c, env, cmd))
+		return client_send_failed(c, env, cmd);
+	return CSTATE_WAIT_RESULT;
 }
 
 client_state
