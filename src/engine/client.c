@@ -1,8 +1,9 @@
 /*
- * client.c — a client's set-up, the failure helpers the
- * other client files share, and the state machine's dispatch: one switch
- * over every state, with no default, so the compiler names a state left
- * out.
+ * client.c — the top of the client's layers (client_int.h draws them): a
+ * client's set-up, and the state machine's dispatch, one switch over
+ * every state, with no default, so the compiler names a state left out.
+ * Where a lower file returns an outcome rather than a state (a PREPARE
+ * read, a transaction rolled back), the switch makes the next call.
  *
  * Hot-path rules kept by the whole unit: no parsing (scripts are
  * compiled), no allocation in steady state (the SQL text buffer and the

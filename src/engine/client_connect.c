@@ -8,6 +8,10 @@
  * queues for a slot starts its attempt (and its clock) only once admitted,
  * as a pgbench client starts its blocking connect only when its thread
  * gets to it.
+ *
+ * Protocol layer (with the session port's connect calls): called by the
+ * dispatcher and by client_tx.c (START_TX without a connection); calls
+ * client_ident.c (a new session's empty cache) and client_fail.c.
  */
 #include <string.h>
 

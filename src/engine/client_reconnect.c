@@ -3,7 +3,9 @@
  * connection is lost (a server restart or failover, a terminated backend)
  * fails the transaction in flight, waits a growing backoff in its
  * thread's loop, and connects again the way -C does, until it is back or
- * -T / -t is over; reconnect.h counts the outages.
+ * -T / -t is over; reconnect.h counts the outages.  Transaction layer:
+ * accounts through client_tx.c, asks client_connect.c whether the
+ * session broke, and makes no session call of its own.
  */
 #include <string.h>
 

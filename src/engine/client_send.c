@@ -1,7 +1,9 @@
 /*
  * client_send.c — starting a command: SQL sent asynchronously in the
  * chosen protocol (simple text, extended parameters, prepared statements,
- * inside or outside a pipeline), or a meta-command run through metacmd.h.
+ * inside or outside a pipeline), or a meta-command run through metacmd.h;
+ * and, once a PREPARE is read, what the command sends next.  The top of
+ * the protocol layer: calls client_ident.c, client_wire.c, client_fail.c.
  */
 #include <string.h>
 

@@ -1,7 +1,9 @@
 /*
  * client_tx.c — a client's transactions: choosing the script, the -R
- * schedule, connecting under -C, starting, accounting and ending each
- * transaction, and the end of every command.
+ * schedule, starting (connecting first under -C), accounting and ending
+ * each transaction, and the end of every command.  Transaction layer: no
+ * session call; the connection and the server's transaction status are
+ * asked of the protocol layer (client_connect.c, client_rollback.c).
  */
 #include <string.h>
 
