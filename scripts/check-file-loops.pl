@@ -26,15 +26,6 @@ use File::Find;
 use File::Spec;
 use JSON::PP qw(decode_json);
 
-# Temporary (issue 22): the client's files still call each other.  The
-# session-port work cuts the client by layer and empties this list; a loop
-# whose files are all listed here is reported but does not fail.  A loop
-# that also takes in a file not listed fails.
-my @TEMPORARY_CLIENT_LOOP_ALLOWLIST = qw(
-  src/engine/client.c src/engine/client_connect.c src/engine/client_ident.c src/engine/client_reconnect.c
-  src/engine/client_result.c src/engine/client_retry.c src/engine/client_send.c src/engine/client_tx.c
-);
-
 my $print_graph = grep { $_ eq '--graph' } @ARGV;
 my @args = grep { $_ ne '--graph' } @ARGV;
 my $build = $args[0] or die "usage: $0 BUILD_DIR [--graph]\n";
@@ -213,14 +204,11 @@ sub loop_in
 	return @steps;
 }
 
-my %allowed = map { $_ => 1 } @TEMPORARY_CLIENT_LOOP_ALLOWLIST;
 my $failed = 0;
 for my $component (@components)
 {
-	my $tolerated = !grep { !$allowed{$_} } @$component;
-	my $what = $tolerated ? 'allowed for now (TEMPORARY_CLIENT_LOOP_ALLOWLIST)' : 'LOOP';
-	$failed++ unless $tolerated;
-	print "check-file-loops: $what: ", join(' <-> ', @$component), "\n";
+	$failed++;
+	print "check-file-loops: LOOP: ", join(' <-> ', @$component), "\n";
 	print "    $_\n" for loop_in($component);
 }
 printf "check-file-loops: %d files, %d caller-callee pairs, %s (%d front-end callbacks exempt)\n",

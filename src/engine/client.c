@@ -1,8 +1,9 @@
 /*
- * client.c — a client's set-up, the failure helpers the
- * other client files share, and the state machine's dispatch: one switch
- * over every state, with no default, so the compiler names a state left
- * out.
+ * client.c — the top of the client's layers (client_int.h draws them): a
+ * client's set-up, and the state machine's dispatch, one switch over
+ * every state, with no default, so the compiler names a state left out.
+ * Where a lower file returns an outcome rather than a state (a PREPARE
+ * read, a transaction rolled back), the switch makes the next call.
  *
  * Hot-path rules kept by the whole unit: no parsing (scripts are
  * compiled), no allocation in steady state (the SQL text buffer and the
@@ -10,7 +11,6 @@
  * was readable and the session still lacks a whole result, and the clock
  * read at most once per pass.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,29 +68,13 @@ void
 client_free(client *c)
 {
 	client_disconnect(c);
-	pgb_result_clear(c->gset_last);
-	c->gset_last = NULL;
-	pgb_result_clear(c->error_res);
-	c->error_res = NULL;
+	client_clear_results(c);
 	var_store_free(&c->vars);
 	free(c->prepared);
 	client_ident_free(c);
 	free(c->sql_buf);
 	c->prepared = NULL;
 	c->sql_buf = NULL;
-}
-
-void
-client_disconnect(client *c)
-{
-	if (c->conn != NULL)
-	{
-		pgb_session_close(c->conn);
-		c->conn = NULL;
-	}
-	/* an attempt under way, if any */
-	pgb_connect_cancel(&c->connecting);
-	c->connect_retry_at = 0;
 }
 
 client_wait_kind
@@ -133,34 +117,6 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 	return CWAIT_NONE;
 }
 
-/* ---- failing ---------------------------------------------------------- */
-
-client_state
-client_abort_command(const client *c, client_env *env, const char *what,
-					 const char *message)
-{
-	client_failure *f = &env->failure;
-
-	failure_set(f, FAILURE_COMMAND, c->id, c->script, c->command);
-	snprintf(f->what, sizeof(f->what), "%s", what);
-	failure_message(f, "%s", message);
-	return CSTATE_ABORTED;
-}
-
-client_state
-client_abort(const client *c, client_env *env, failure_kind kind, const char *fmt,...)
-{
-	client_failure *f = &env->failure;
-	va_list		ap;
-
-	failure_set(f, kind, c->id, c->script, c->command);
-	f->query = c->qrynum;
-	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	va_end(ap);
-	return CSTATE_ABORTED;
-}
-
 /* ---- the state machine -------------------------------------------------- */
 
 /*
@@ -197,7 +153,8 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			*yield = next == CSTATE_WAIT_RESULT || next == CSTATE_WAIT_PREPARE;
 			return next;
 		case CSTATE_WAIT_PREPARE:
-			next = client_wait_prepare(c, env);
+			if (client_read_prepare(c, env, &next))
+				next = client_prepared_next(c, env);
 			*yield = next == CSTATE_WAIT_PREPARE;
 			return next;
 		case CSTATE_WAIT_RESULT:
@@ -213,13 +170,17 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			client_end_command(c, env, now);
 			return CSTATE_START_COMMAND;
 		case CSTATE_ERROR:
-			return client_handle_error(c, env, now);
+			if (client_leave_error(c, env, &next))
+				return client_after_rollback(c, env, now);
+			return next;
 		case CSTATE_DISCARD_PIPELINE:
-			next = client_discard_pipeline(c, env, now);
+			if (client_discard_pipeline(c, env, &next))
+				return client_after_rollback(c, env, now);
 			*yield = next == CSTATE_DISCARD_PIPELINE;
 			return next;
 		case CSTATE_WAIT_ROLLBACK:
-			next = client_wait_rollback(c, env, now);
+			if (client_read_rollback(c, env, &next))
+				return client_after_rollback(c, env, now);
 			*yield = next == CSTATE_WAIT_ROLLBACK;
 			return next;
 		case CSTATE_RETRY:
@@ -234,10 +195,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return next;
 		case CSTATE_ABORTED:
 		case CSTATE_FINISHED:
-			pgb_result_clear(c->gset_last);
-			c->gset_last = NULL;
-			pgb_result_clear(c->error_res);
-			c->error_res = NULL;
+			client_clear_results(c);
 			client_disconnect(c);
 			*yield = true;
 			return c->state;

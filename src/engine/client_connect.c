@@ -8,6 +8,10 @@
  * queues for a slot starts its attempt (and its clock) only once admitted,
  * as a pgbench client starts its blocking connect only when its thread
  * gets to it.
+ *
+ * Protocol layer (with the session port's connect calls): called by the
+ * dispatcher and by client_tx.c (START_TX without a connection); calls
+ * client_ident.c (a new session's empty cache) and client_fail.c.
  */
 #include <string.h>
 
@@ -93,6 +97,12 @@ pg_time_usec_t
 client_connect_wake(const client *c)
 {
 	return c->connect_retry_at > 0 ? c->connect_retry_at : c->connecting.deadline;
+}
+
+bool
+client_connection_broken(const client *c)
+{
+	return c->conn != NULL && pgb_session_broken(c->conn);
 }
 
 bool

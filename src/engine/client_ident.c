@@ -11,6 +11,9 @@
  * statement is deallocated before the new one is prepared, so the server
  * never holds more than IDENT_CACHE_SIZE of them per connection.  Static
  * commands never come here: the hot path only tests sql.dynamic.
+ *
+ * Protocol layer, below client_send.c: calls client_wire.c for the
+ * buffer and the text sends, client_fail.c to fail.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,9 @@
  * connection is lost (a server restart or failover, a terminated backend)
  * fails the transaction in flight, waits a growing backoff in its
  * thread's loop, and connects again the way -C does, until it is back or
- * -T / -t is over; reconnect.h counts the outages.
+ * -T / -t is over; reconnect.h counts the outages.  Transaction layer:
+ * accounts through client_tx.c, asks client_connect.c whether the
+ * session broke, and makes no session call of its own.
  */
 #include <string.h>
 
@@ -16,7 +18,7 @@ connection_lost(const client *c, const client_failure *f)
 {
 	if (f->kind == FAILURE_CONNECT)
 		return true;
-	if (c->conn != NULL && pgb_session_broken(c->conn))
+	if (client_connection_broken(c))
 		return true;
 	return f->kind == FAILURE_SQL && reconnect_sqlstate_lost(f->sqlstate);
 }
@@ -81,10 +83,7 @@ lose_connection(client *c, client_env *env, client_state from, pg_time_usec_t *n
 		report_loss(c, &env->failure);
 	}
 	env->failure.kind = FAILURE_NONE;
-	pgb_result_clear(c->gset_last);
-	c->gset_last = NULL;
-	pgb_result_clear(c->error_res);
-	c->error_res = NULL;
+	client_clear_results(c);
 	client_disconnect(c);
 	c->num_syncs = 0;
 

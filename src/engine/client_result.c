@@ -2,7 +2,8 @@
  * client_result.c — reading a command's results without blocking: plain
  * commands (with \gset and \aset storing), a whole pipeline up to its
  * sync after \endpipeline, and the PREPARE that precedes a first execution
- * under -M prepared.
+ * under -M prepared.  Reads only: what is sent next is the caller's
+ * (client_send.c), told by the state or outcome returned.
  */
 #include <stdio.h>
 
@@ -17,6 +18,8 @@
  * false: the client leaves the state for *next, which is waiting (the
  * socket must become readable first) or ABORTED when the connection broke.
  */
+static client_state held_error_abort(client *c, client_env *env);
+
 bool
 client_next_result(client *c, client_env *env, client_state waiting, bool *fresh,
 				   pgb_result **res, client_state *next)
@@ -27,7 +30,7 @@ client_next_result(client *c, client_env *env, client_state waiting, bool *fresh
 		if (!pgb_session_consume(c->conn))
 		{
 			if (c->error_res != NULL)
-				*next = client_held_error_abort(c, env);
+				*next = held_error_abort(c, env);
 			else if (waiting == CSTATE_WAIT_ROLLBACK || waiting == CSTATE_DISCARD_PIPELINE)
 				*next = client_abort(c, env, FAILURE_WHILE,
 									 "rolling back the transaction after an error; %s",
@@ -100,8 +103,9 @@ abort_sql(const client *c, client_env *env, const pgb_result *res, int query)
 	return CSTATE_ABORTED;
 }
 
-client_state
-client_held_error_abort(client *c, client_env *env)
+/* Abort with the held --continue-on-error error (c->error_res), freed. */
+static client_state
+held_error_abort(client *c, client_env *env)
 {
 	abort_sql(c, env, c->error_res, c->error_query);
 	pgb_result_clear(c->error_res);
@@ -121,7 +125,7 @@ error_found(client *c, client_env *env)
 	if (c->error_res == NULL)
 		return CSTATE_ERROR;
 	if (pgb_session_broken(c->conn))
-		return client_held_error_abort(c, env);
+		return held_error_abort(c, env);
 	if (env->cfg->retry.verbose_errors)
 		retry_report_error(c->id, c->command, c->script,
 						   pgb_result_error(c->error_res));
@@ -340,26 +344,24 @@ client_wait_result(client *c, client_env *env)
 	return read_command_results(c, env, cmd);
 }
 
-client_state
-client_wait_prepare(client *c, client_env *env)
+/*
+ * WAIT_PREPARE: read the results of a PREPARE step (the Parse, or the
+ * DEALLOCATE before it).  true once every one is read: the caller sends
+ * what follows (client_prepared_next); false: the client goes to *next.
+ */
+bool
+client_read_prepare(client *c, client_env *env, client_state *next)
 {
 	const command *cmd = client_current_command(c, env->cfg);
 	pgb_result *res;
-	client_state next;
 	bool		fresh = true;
 
-	while (client_next_result(c, env, CSTATE_WAIT_PREPARE, &fresh, &res, &next))
+	while (client_next_result(c, env, CSTATE_WAIT_PREPARE, &fresh, &res, next))
 	{
 		if (res == NULL)
 		{
 			c->qrynum = 0;
-			if (cmd->type != SQL_COMMAND)
-				return client_meta_resume(c, env);
-			if (cmd->sql.dynamic)
-				return client_ident_prepared(c, env, cmd);
-			if (!client_send_prepared(c, env, cmd))
-				return client_send_failed(c, env, cmd);
-			return CSTATE_WAIT_RESULT;
+			return true;
 		}
 		/* pgbench reports a failed PREPARE and lets the execution fail */
 		if (pgb_result_status(res) != PGB_RES_COMMAND_OK)
@@ -370,5 +372,5 @@ client_wait_prepare(client *c, client_env *env)
 		}
 		pgb_result_clear(res);
 	}
-	return next;
+	return false;
 }

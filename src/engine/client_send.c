@@ -1,31 +1,14 @@
 /*
  * client_send.c — starting a command: SQL sent asynchronously in the
  * chosen protocol (simple text, extended parameters, prepared statements,
- * inside or outside a pipeline), or a meta-command run through metacmd.h.
+ * inside or outside a pipeline), or a meta-command run through metacmd.h;
+ * and, once a PREPARE is read, what the command sends next.  The top of
+ * the protocol layer: calls client_ident.c, client_wire.c, client_fail.c.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "client_int.h"
 #include "pgbench/engine/metacmd.h"
-
-bool
-client_sql_reserve(client *c, size_t need)
-{
-	char	   *grown;
-	size_t		cap = c->sql_cap;
-
-	if (need <= cap)
-		return true;
-	while (cap < need)
-		cap *= 2;
-	grown = realloc(c->sql_buf, cap);
-	if (grown == NULL)
-		return false;
-	c->sql_buf = grown;
-	c->sql_cap = cap;
-	return true;
-}
 
 static bool
 sql_buf_append(client *c, size_t *len, const char *text, size_t n)
@@ -61,40 +44,6 @@ build_simple_sql(client *c, const sql_command *sql)
 	}
 	c->sql_buf[len] = '\0';
 	return true;
-}
-
-bool
-client_send_prepared(client *c, const client_env *env, const command *cmd)
-{
-	const char *params[PGB_MAX_ARGS];
-	const char *name = env->cfg->prepared_names[client_flat_command(c, env->cfg)];
-
-	client_fill_params(c, &cmd->sql, params);
-	client_trace(env, "client %d sending %s", c->id, name);
-	return pgb_session_send_prepared(c->conn, name, cmd->sql.nparams, params) != 0;
-}
-
-/*
- * Send text in the simple or extended mode (the prepared mode is each
- * caller's own): the session's answer to the send.
- */
-int
-client_send_text(client *c, const client_env *env, const sql_command *sql, const char *text)
-{
-	const char *params[PGB_MAX_ARGS];
-
-	client_trace(env, "client %d sending %s", c->id, text);
-	if (env->cfg->query_mode == QUERY_SIMPLE)
-		return pgb_session_send_query(c->conn, text);
-	client_fill_params(c, sql, params);
-	return pgb_session_send_params(c->conn, text, sql->nparams, params);
-}
-
-client_state
-client_send_failed(const client *c, client_env *env, const command *cmd)
-{
-	client_trace(env, "client %d could not send %s", c->id, cmd->sql.text);
-	return client_abort_command(c, env, "SQL", "SQL command send failed");
 }
 
 /*
@@ -222,8 +171,12 @@ run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
 	return meta_outcome(c, &out, now);
 }
 
-client_state
-client_meta_resume(client *c, client_env *env)
+/*
+ * WAIT_PREPARE of a \startpipeline (its PREPAREs under -M prepared) has
+ * read a PREPARE's results: the next one, or into the pipeline.
+ */
+static client_state
+meta_resume(client *c, client_env *env)
 {
 	metacmd_env menv;
 	metacmd_outcome out = {.failure = &env->failure};
@@ -232,6 +185,20 @@ client_meta_resume(client *c, client_env *env)
 	meta_env(c, env, &menv);
 	metacmd_pipeline_resume(&menv, &out);
 	return meta_outcome(c, &out, &unread);
+}
+
+client_state
+client_prepared_next(client *c, client_env *env)
+{
+	const command *cmd = client_current_command(c, env->cfg);
+
+	if (cmd->type != SQL_COMMAND)
+		return meta_resume(c, env);
+	if (cmd->sql.dynamic)
+		return client_ident_prepared(c, env, cmd);
+	if (!client_send_prepared(c, env, cmd))
+		return client_send_failed(c, env, cmd);
+	return CSTATE_WAIT_RESULT;
 }
 
 client_state

@@ -1,7 +1,9 @@
 /*
  * client_tx.c — a client's transactions: choosing the script, the -R
- * schedule, connecting under -C, starting, accounting and ending each
- * transaction, and the end of every command.
+ * schedule, starting (connecting first under -C), accounting and ending
+ * each transaction, and the end of every command.  Transaction layer: no
+ * session call; the connection and the server's transaction status are
+ * asked of the protocol layer (client_connect.c, client_rollback.c).
  */
 #include <string.h>
 
@@ -108,16 +110,9 @@ client_start_transaction(client *c, client_env *env, pg_time_usec_t *now)
 client_state
 client_end_transaction(client *c, client_env *env, pg_time_usec_t *now)
 {
-	pgb_tx_status status;
-
 	client_account_transaction(c, env, now, false);
-
-	status = pgb_session_tx_status(c->conn);
-	if (status == PGB_TX_INTRANS || status == PGB_TX_INERROR)
-		return client_abort(c, env, FAILURE_CLIENT,
-							"end of script reached without completing the last transaction");
-	if (status != PGB_TX_IDLE)
-		return client_abort(c, env, FAILURE_WHILE, "receiving the transaction status");
+	if (client_check_tx_closed(c, env) == CSTATE_ABORTED)
+		return CSTATE_ABORTED;
 
 	if (env->cfg->connect_each)
 	{
