@@ -340,6 +340,7 @@ static const char *const one_select[] = {"> Q SELECT 1;", "< ROWS a | 1", "< END
 static void
 test_connect_each(void)
 {
+	static const char *const no_lines[] = {NULL};
 	fixture		fx;
 	pgb_session *second = ss_new(one_select);
 
@@ -356,8 +357,12 @@ test_connect_each(void)
 	ss_free(second);
 	fixture_free(&fx);
 
-	/* a refused connection aborts the client with the connection's message */
-	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 1, (const char *const[]) {NULL}))
+	/*
+	 * a refused connection aborts the client with the connection's message
+	 * (its session plays nothing; a named array, since a compound literal
+	 * in the if's condition would end with the if statement)
+	 */
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 1, no_lines))
 		return;
 	fx.cfg.connect_each = true;
 	fx.c.conn = NULL;
