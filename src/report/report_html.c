@@ -35,21 +35,28 @@ report_html_open(const char *path)
 void
 report_html_put_json(FILE *out, const char *json, size_t len)
 {
+	size_t		run = 0;		/* start of the bytes not yet written */
+
 	for (size_t i = 0; i < len; i++)
 	{
 		unsigned char c = (unsigned char) json[i];
 
 		if (c == '<' || c == '>' || c == '&')
+		{
+			fwrite(json + run, 1, i - run, out);
 			fprintf(out, "\\u%04x", c);
+			run = i + 1;
+		}
 		else if (c == 0xE2 && i + 2 < len && (unsigned char) json[i + 1] == 0x80 &&
 				 ((unsigned char) json[i + 2] == 0xA8 || (unsigned char) json[i + 2] == 0xA9))
 		{
+			fwrite(json + run, 1, i - run, out);
 			fprintf(out, "\\u%04x", 0x2000 | ((unsigned char) json[i + 2] & 0x3F));
 			i += 2;
+			run = i + 1;
 		}
-		else
-			fputc(c, out);
 	}
+	fwrite(json + run, 1, len - run, out);
 }
 
 static void

@@ -21,21 +21,35 @@ put_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *) s;
 	size_t		n = strlen(s);
+	size_t		run = 0;		/* start of the bytes not yet written */
 
 	fputc('"', out);
 	for (size_t i = 0; i < n;)
 	{
 		unsigned char c = p[i];
-		int			k;
+		int			k = 0;
 
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+		{
+			i++;
+			continue;
+		}
 		if (c >= 0x80)
 		{
 			k = utf8_next(p + i, n - i);
 			if (k > 0)
-				fwrite(p + i, 1, (size_t) k, out);
-			else
-				fputs(UTF8_REPLACEMENT, out);
-			i += (size_t) (k > 0 ? k : -k);
+			{
+				i += (size_t) k;
+				continue;
+			}
+		}
+		/* an escape or a replacement: the plain bytes before it first */
+		fwrite(p + run, 1, i - run, out);
+		if (c >= 0x80)
+		{
+			fputs(UTF8_REPLACEMENT, out);
+			i += (size_t) -k;
+			run = i;
 			continue;
 		}
 		if (c == '"' || c == '\\')
@@ -44,12 +58,11 @@ put_string(FILE *out, const char *s)
 			fputs("\\n", out);
 		else if (c == '\t')
 			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
 		else
-			fputc(c, out);
-		i++;
+			fprintf(out, "\\u%04x", c);
+		run = ++i;
 	}
+	fwrite(p + run, 1, n - run, out);
 	fputc('"', out);
 }
 
