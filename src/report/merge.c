@@ -2,6 +2,8 @@
  * merge.c — pgbench --merge-reports: the run_config and statistics of the
  * whole fleet rebuilt from the instances' JSON reports (merge_read.c adds
  * each one), then the same figures and printers as a run of our own.
+ * merge_run is the mode's top: it alone prints what the files below it
+ * (and the reading here) put in a merge_error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,8 +47,9 @@ started_together(const merge_acc *acc)
 /*
  * From the earliest start to the latest end: in the server's clock when
  * the reports started together, else each counted from its own start.
+ * Whether they started together.
  */
-static void
+static bool
 set_window(const merge_acc *acc, report_input *in)
 {
 	bool		together = started_together(acc);
@@ -55,8 +58,6 @@ set_window(const merge_acc *acc, report_input *in)
 				end = INT64_MIN,
 				first_epoch = INT64_MAX;
 
-	if (!together && acc->ninstances > 1)
-		diag_warning("the reports did not start together (no common --rendezvous): their series are aligned by their own start times");
 	for (int i = 0; i < acc->ninstances; i++)
 	{
 		const merge_window *w = &acc->windows[i];
@@ -75,25 +76,26 @@ set_window(const merge_acc *acc, report_input *in)
 	in->bench_duration = end - bench_start;
 	in->start_time = together ? start : first_epoch != INT64_MAX ? first_epoch : 0;
 	in->start_is_epoch = true;
+	return together;
 }
 
 /* ---- reading and writing ------------------------------------------------ */
 
 /* The message for a file over MERGE_MAX_FILE_BYTES. */
 static void
-too_big(const char *path)
+too_big(const char *path, merge_error *err)
 {
-	diag_error("%s: larger than %" PRId64 " bytes (256 MiB), the most a report may be", path,
+	merge_fail(err, "%s: larger than %" PRId64 " bytes (256 MiB), the most a report may be", path,
 			   MERGE_MAX_FILE_BYTES);
 }
 
 /*
- * The whole file (malloc'd), at most MERGE_MAX_FILE_BYTES; NULL after a
- * message.  A regular file's size is known before reading it; another
- * (a pipe, /dev/zero) is read until it ends or passes the limit.
+ * The whole file (malloc'd), at most MERGE_MAX_FILE_BYTES; NULL with err
+ * filled.  A regular file's size is known before reading it; another (a
+ * pipe, /dev/zero) is read until it ends or passes the limit.
  */
 static char *
-read_all(const char *path, size_t *len)
+read_all(const char *path, size_t *len, merge_error *err)
 {
 	FILE	   *f = fopen(path, "rb");
 	struct stat st;
@@ -103,21 +105,21 @@ read_all(const char *path, size_t *len)
 	*len = 0;
 	if (f == NULL)
 	{
-		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		merge_fail(err, "could not open report file \"%s\": %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
 	{
 		if (st.st_size > MERGE_MAX_FILE_BYTES)
 		{
-			too_big(path);
+			too_big(path, err);
 			fclose(f);
 			return NULL;
 		}
 		cap = (size_t) st.st_size + 1;
 		if ((buf = malloc(cap)) == NULL)
 		{
-			diag_error("%s: out of memory", path);
+			merge_fail(err, "%s: out of memory", path);
 			fclose(f);
 			return NULL;
 		}
@@ -134,14 +136,14 @@ read_all(const char *path, size_t *len)
 
 			if (cap > (size_t) MERGE_MAX_FILE_BYTES)
 			{
-				too_big(path);
+				too_big(path, err);
 				break;
 			}
 			if (grown > (size_t) MERGE_MAX_FILE_BYTES + 1)
 				grown = (size_t) MERGE_MAX_FILE_BYTES + 1;
 			if ((more = realloc(buf, grown)) == NULL)
 			{
-				diag_error("%s: out of memory", path);
+				merge_fail(err, "%s: out of memory", path);
 				break;
 			}
 			buf = more;
@@ -156,7 +158,7 @@ read_all(const char *path, size_t *len)
 			fclose(f);
 			return buf;
 		}
-		diag_error("could not read report file \"%s\": %s", path, strerror(errno));
+		merge_fail(err, "could not read report file \"%s\": %s", path, strerror(errno));
 		break;
 	}
 	free(buf);
@@ -165,33 +167,30 @@ read_all(const char *path, size_t *len)
 }
 
 bool
-merge_text(merge_acc *acc, const char *text, size_t len, const char *file)
+merge_text(merge_acc *acc, const char *text, size_t len, const char *file, merge_error *err)
 {
-	char		err[256];
+	char		why[256];
 	json_doc	doc;
 	bool		ok;
 
-	if (!json_parse(text, len, &doc, err, sizeof(err)))
-	{
-		diag_error("%s: %s", file, err);
-		return false;
-	}
-	ok = merge_add(acc, &doc.root, file);
+	if (!json_parse(text, len, &doc, why, sizeof(why)))
+		return merge_fail(err, "%s: %s", file, why);
+	ok = merge_add(acc, &doc.root, file, err);
 	json_doc_free(&doc);
 	return ok;
 }
 
-/* Read file and add it into acc (the first one sets acc up). */
+/* Read file and add it into acc (the first one sets acc up); false with err filled. */
 static bool
-merge_file(merge_acc *acc, const char *file)
+merge_file(merge_acc *acc, const char *file, merge_error *err)
 {
 	size_t		len;
-	char	   *text = read_all(file, &len);
+	char	   *text = read_all(file, &len, err);
 	bool		ok;
 
 	if (text == NULL)
 		return false;
-	ok = merge_text(acc, text, len, file);
+	ok = merge_text(acc, text, len, file, err);
 	free(text);
 	return ok;
 }
@@ -231,8 +230,6 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	int			rc = 0,
 				argc = 0;
 
-	if (!merge_check_groups(acc))
-		return 1;
 	argv = pgb_calloc((size_t) nfiles + 3, sizeof(char *));
 	argv[argc++] = (char *) "pgbench";
 	argv[argc++] = (char *) "--merge-reports";
@@ -257,7 +254,8 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	in.run_id = run_id;
 	in.sources = acc->sources;
 	in.nsources = acc->nsources;
-	set_window(acc, &in);
+	if (!set_window(acc, &in) && acc->ninstances > 1)
+		diag_warning("the reports did not start together (no common --rendezvous): their series are aligned by their own start times");
 	if (html_path != NULL)
 		html_made = (html = report_html_open(html_path)) != NULL;
 	if (html_path != NULL && !html_made)
@@ -293,20 +291,40 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	return rc;
 }
 
+/* err's warnings, then its error (with its detail and hint) if it has one. */
+static void
+print_error(const merge_error *err)
+{
+	for (int i = 0; i < err->nwarnings; i++)
+		diag_warning("%s", err->warnings[i]);
+	if (err->message[0] == '\0')
+		return;
+	diag_error("%s", err->message);
+	if (err->detail != NULL)
+		diag_detail("%s", err->detail);
+	if (err->hint != NULL)
+		diag_hint("%s", err->hint);
+}
+
 int
 merge_run(int nfiles, char *const *files, const char *json_path, const char *html_path,
 		  bool partial)
 {
 	merge_acc	acc;
+	merge_error err;
+	bool		ok = true;
 	int			rc = 1;
 
 	memset(&acc, 0, sizeof(acc));
+	memset(&err, 0, sizeof(err));
 	acc.partial = partial;
-	for (int i = 0; i < nfiles; i++)
-		if (!merge_file(&acc, files[i]))
-			goto done;
-	rc = merge_report(&acc, nfiles, files, json_path, html_path);
-done:
+	for (int i = 0; ok && i < nfiles; i++)
+		ok = merge_file(&acc, files[i], &err);
+	ok = ok && merge_check_groups(&acc, &err);
+	print_error(&err);
+	if (ok)
+		rc = merge_report(&acc, nfiles, files, json_path, html_path);
+	merge_error_free(&err);
 	merge_acc_free(&acc);
 	return rc;
 }

@@ -2,7 +2,8 @@
  * merge_check.c — typed, checked access to the members of a report that
  * --merge-reports reads: each value's kind and range, the histogram
  * blocks' layout and counts, and sums that must not overflow; every
- * failure one message naming the file and the member's path.
+ * failure one message naming the file and the member's path, kept in the
+ * caller's merge_error (and the record's helpers: none of them prints).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -11,11 +12,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/base/diag.h"
+#include "pgbench/base/xalloc.h"
 #include "merge_int.h"
 
+void
+merge_error_free(merge_error *err)
+{
+	for (int i = 0; i < err->nwarnings; i++)
+		free(err->warnings[i]);
+	free(err->warnings);
+	err->warnings = NULL;
+	err->nwarnings = 0;
+}
+
 bool
-merge_bad(const char *file, const json_ref *at, const char *fmt,...)
+merge_fail(merge_error *err, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	err->detail = NULL;
+	err->hint = NULL;
+	return false;
+}
+
+void
+merge_warn(merge_error *err, const char *fmt,...)
+{
+	char		line[MERGE_MSG_LEN];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	err->warnings = pgb_realloc(err->warnings, (size_t) (err->nwarnings + 1) * sizeof(char *));
+	err->warnings[err->nwarnings++] = pgb_strdup(line);
+}
+
+bool
+merge_bad(const merge_reading *rd, const json_ref *at, const char *fmt,...)
 {
 	char		path[256];
 	char		what[512];
@@ -26,10 +63,8 @@ merge_bad(const char *file, const json_ref *at, const char *fmt,...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (path[0] != '\0')
-		diag_error("%s: %s: %s", file, path, what);
-	else
-		diag_error("%s: %s", file, what);
-	return false;
+		return merge_fail(rd->err, "%s: %s: %s", rd->file, path, what);
+	return merge_fail(rd->err, "%s: %s", rd->file, what);
 }
 
 /* A number as the messages show it: exactly when it is an integer. */
@@ -54,14 +89,14 @@ show_number(const json_value *v, char *buf, size_t len)
  * this rule: its _null form is the one function, the other passes NULL.
  */
 static bool
-member(const char *file, const json_ref *obj, const char *key, json_kind kind,
+member(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
 	   const char *what, json_ref *out, bool *present)
 {
 	*out = json_ref_member(obj, key);
 	if (present != NULL)
 		*present = false;
 	if (out->v == NULL)
-		return merge_bad(file, out, "missing");
+		return merge_bad(rd, out, "missing");
 	if (present != NULL && out->v->kind == JSON_NULL)
 		return true;
 	if (out->v->kind == kind &&
@@ -71,18 +106,18 @@ member(const char *file, const json_ref *obj, const char *key, json_kind kind,
 			*present = true;
 		return true;
 	}
-	return merge_bad(file, out, "expected %s%s, found %s", what, present != NULL ? " or null" : "",
+	return merge_bad(rd, out, "expected %s%s, found %s", what, present != NULL ? " or null" : "",
 					 json_kind_name(out->v));
 }
 
 bool
-merge_int_null(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
-			   int64_t *out, bool *present)
+merge_int_null(const merge_reading *rd, const json_ref *obj, const char *key, int64_t lo,
+			   int64_t hi, int64_t *out, bool *present)
 {
 	json_ref	r;
 	char		buf[64];
 
-	if (!member(file, obj, key, JSON_NUMBER, "an integer", &r, present))
+	if (!member(rd, obj, key, JSON_NUMBER, "an integer", &r, present))
 		return false;
 	if (present != NULL && !*present)
 		return true;
@@ -94,47 +129,47 @@ merge_int_null(const char *file, const json_ref *obj, const char *key, int64_t l
 	if (present != NULL)
 		*present = false;
 	if (lo == 0 && json_num(r.v) < 0)
-		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
-	return merge_bad(file, &r, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+		return merge_bad(rd, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+	return merge_bad(rd, &r, "%s is out of range (%" PRId64 " to %" PRId64 ")",
 					 show_number(r.v, buf, sizeof(buf)), lo, hi);
 }
 
 bool
-merge_int(const char *file, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
+merge_int(const merge_reading *rd, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
 		  int64_t *out)
 {
-	return merge_int_null(file, obj, key, lo, hi, out, NULL);
+	return merge_int_null(rd, obj, key, lo, hi, out, NULL);
 }
 
 bool
-merge_uint64(const char *file, const json_ref *obj, const char *key, uint64_t *out)
+merge_uint64(const merge_reading *rd, const json_ref *obj, const char *key, uint64_t *out)
 {
 	json_ref	r;
 	char		buf[64];
 
-	if (!member(file, obj, key, JSON_NUMBER, "an integer", &r, NULL))
+	if (!member(rd, obj, key, JSON_NUMBER, "an integer", &r, NULL))
 		return false;
 	if (r.v->number == JSON_INT64 && r.v->u.integer >= 0)
 		*out = (uint64_t) r.v->u.integer;
 	else if (r.v->number == JSON_UINT64)
 		*out = r.v->u.uinteger;
 	else if (json_num(r.v) < 0)
-		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+		return merge_bad(rd, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
 	else
-		return merge_bad(file, &r, "%s is out of range (0 to %" PRIu64 ")",
+		return merge_bad(rd, &r, "%s is out of range (0 to %" PRIu64 ")",
 						 show_number(r.v, buf, sizeof(buf)), UINT64_MAX);
 	return true;
 }
 
 bool
-merge_num_null(const char *file, const json_ref *obj, const char *key, double lo, double hi,
+merge_num_null(const merge_reading *rd, const json_ref *obj, const char *key, double lo, double hi,
 			   double *out, bool *present)
 {
 	json_ref	r;
 	char		buf[64];
 	double		v;
 
-	if (!member(file, obj, key, JSON_NUMBER, "a number", &r, present))
+	if (!member(rd, obj, key, JSON_NUMBER, "a number", &r, present))
 		return false;
 	if (present != NULL && !*present)
 		return true;
@@ -147,81 +182,81 @@ merge_num_null(const char *file, const json_ref *obj, const char *key, double lo
 	if (present != NULL)
 		*present = false;
 	if (lo == 0 && v < 0)
-		return merge_bad(file, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
-	return merge_bad(file, &r, "%s is out of range (%.15g to %.15g)",
+		return merge_bad(rd, &r, "%s is negative", show_number(r.v, buf, sizeof(buf)));
+	return merge_bad(rd, &r, "%s is out of range (%.15g to %.15g)",
 					 show_number(r.v, buf, sizeof(buf)), lo, hi);
 }
 
 bool
-merge_num(const char *file, const json_ref *obj, const char *key, double lo, double hi,
+merge_num(const merge_reading *rd, const json_ref *obj, const char *key, double lo, double hi,
 		  double *out)
 {
-	return merge_num_null(file, obj, key, lo, hi, out, NULL);
+	return merge_num_null(rd, obj, key, lo, hi, out, NULL);
 }
 
 bool
-merge_str_null(const char *file, const json_ref *obj, const char *key, const char **out)
+merge_str_null(const merge_reading *rd, const json_ref *obj, const char *key, const char **out)
 {
 	json_ref	r;
 	bool		present;
 
-	if (!member(file, obj, key, JSON_STRING, "a string", &r, &present))
+	if (!member(rd, obj, key, JSON_STRING, "a string", &r, &present))
 		return false;
 	*out = present ? r.v->u.string : NULL;
 	return true;
 }
 
 bool
-merge_str(const char *file, const json_ref *obj, const char *key, const char **out)
+merge_str(const merge_reading *rd, const json_ref *obj, const char *key, const char **out)
 {
 	json_ref	r;
 
-	if (!member(file, obj, key, JSON_STRING, "a string", &r, NULL))
+	if (!member(rd, obj, key, JSON_STRING, "a string", &r, NULL))
 		return false;
 	*out = r.v->u.string;
 	return true;
 }
 
 bool
-merge_bool(const char *file, const json_ref *obj, const char *key, bool *out)
+merge_bool(const merge_reading *rd, const json_ref *obj, const char *key, bool *out)
 {
 	json_ref	r;
 
-	if (!member(file, obj, key, JSON_BOOL, "a boolean", &r, NULL))
+	if (!member(rd, obj, key, JSON_BOOL, "a boolean", &r, NULL))
 		return false;
 	*out = r.v->boolean;
 	return true;
 }
 
 bool
-merge_container_null(const char *file, const json_ref *obj, const char *key, json_kind kind,
+merge_container_null(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
 					 json_ref *out, bool *present)
 {
-	return member(file, obj, key, kind, kind == JSON_OBJECT ? "an object" : "an array", out,
+	return member(rd, obj, key, kind, kind == JSON_OBJECT ? "an object" : "an array", out,
 				  present);
 }
 
 bool
-merge_container(const char *file, const json_ref *obj, const char *key, json_kind kind,
+merge_container(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
 				json_ref *out)
 {
-	return merge_container_null(file, obj, key, kind, out, NULL);
+	return merge_container_null(rd, obj, key, kind, out, NULL);
 }
 
 bool
-merge_sum(const char *file, const json_ref *at, int64_t *acc, int64_t v)
+merge_sum(const merge_reading *rd, const json_ref *at, int64_t *acc, int64_t v)
 {
 	if (__builtin_add_overflow(*acc, v, acc))
-		return merge_bad(file, at, "the sum over the reports overflows (above %" PRId64 ")",
+		return merge_bad(rd, at, "the sum over the reports overflows (above %" PRId64 ")",
 						 INT64_MAX);
 	return true;
 }
 
 bool
-merge_sum_real(const char *file, const json_ref *at, double *acc, double v)
+merge_sum_real(const merge_reading *rd, const json_ref *at, double *acc, double v)
 {
 	if (!isfinite(*acc + v))
-		return merge_bad(file, at, "the sum over the reports overflows");
+		return merge_bad(rd, at, "the sum over the reports overflows");
 	*acc += v;
 	return true;
 }
@@ -230,7 +265,7 @@ merge_sum_real(const char *file, const json_ref *at, double *acc, double v)
 
 /* One [index, count] pair of buckets (item i) into *b; index after prev. */
 static bool
-read_bucket(const char *file, const json_ref *buckets, int i, int32_t prev, hist_bucket *b)
+read_bucket(const merge_reading *rd, const json_ref *buckets, int i, int32_t prev, hist_bucket *b)
 {
 	json_ref	pair = json_ref_item(buckets, i);
 	json_ref	index = json_ref_item(&pair, 0);
@@ -238,16 +273,16 @@ read_bucket(const char *file, const json_ref *buckets, int i, int32_t prev, hist
 	int			last = hist_index_of(HIST_ONE_HOUR_US);
 
 	if (pair.v->kind != JSON_ARRAY || pair.v->n != 2)
-		return merge_bad(file, &pair, "expected an [index, count] pair, found %s%s",
+		return merge_bad(rd, &pair, "expected an [index, count] pair, found %s%s",
 						 json_kind_name(pair.v), pair.v->kind == JSON_ARRAY ? " of another length" : "");
 	if (index.v->kind != JSON_NUMBER || index.v->number != JSON_INT64 ||
 		index.v->u.integer < 0 || index.v->u.integer > last)
-		return merge_bad(file, &index, "expected a bucket index (0 to %d)", last);
+		return merge_bad(rd, &index, "expected a bucket index (0 to %d)", last);
 	if (index.v->u.integer <= prev)
-		return merge_bad(file, &index, "bucket %" PRId64 " is not above the one before (%d)",
+		return merge_bad(rd, &index, "bucket %" PRId64 " is not above the one before (%d)",
 						 index.v->u.integer, (int) prev);
 	if (count.v->kind != JSON_NUMBER || count.v->number != JSON_INT64 || count.v->u.integer <= 0)
-		return merge_bad(file, &count, "expected a count (1 to %" PRId64 ")", INT64_MAX);
+		return merge_bad(rd, &count, "expected a count (1 to %" PRId64 ")", INT64_MAX);
 	b->index = (int32_t) index.v->u.integer;
 	b->count = count.v->u.integer;
 	return true;
@@ -255,7 +290,7 @@ read_bucket(const char *file, const json_ref *buckets, int i, int32_t prev, hist
 
 /* min_us and max_us of a block with its buckets b (n > 0). */
 static bool
-check_extremes(const char *file, const json_ref *block, const merge_hist *mh)
+check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist *mh)
 {
 	int			last = hist_index_of(HIST_ONE_HOUR_US);
 	int			lo = mh->b[0].index;
@@ -266,57 +301,57 @@ check_extremes(const char *file, const json_ref *block, const merge_hist *mh)
 	if (mh->min_us < hist_bucket_lowest(lo) || (lo < last && mh->min_us > hist_bucket_highest(lo)))
 	{
 		r = json_ref_member(block, "min_us");
-		return merge_bad(file, &r, "%" PRId64 " is not in the first bucket (%d)", mh->min_us, lo);
+		return merge_bad(rd, &r, "%" PRId64 " is not in the first bucket (%d)", mh->min_us, lo);
 	}
 	if (mh->max_us < hist_bucket_lowest(hi) || (hi < last && mh->max_us > hist_bucket_highest(hi)))
 	{
 		r = json_ref_member(block, "max_us");
-		return merge_bad(file, &r, "%" PRId64 " is not in the last bucket (%d)", mh->max_us, hi);
+		return merge_bad(rd, &r, "%" PRId64 " is not in the last bucket (%d)", mh->max_us, hi);
 	}
 	return true;
 }
 
 /* The buckets of block into out (out->b allocated), checked. */
 static bool
-read_buckets(const char *file, const json_ref *block, int64_t expect, merge_hist *out)
+read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, merge_hist *out)
 {
 	json_ref	buckets;
 	int64_t		sum = 0;
 	int32_t		prev = -1;
 
-	if (!merge_int(file, block, "min_us", 0, INT64_MAX, &out->min_us) ||
-		!merge_int(file, block, "max_us", 0, INT64_MAX, &out->max_us) ||
-		!merge_container(file, block, "buckets", JSON_ARRAY, &buckets))
+	if (!merge_int(rd, block, "min_us", 0, INT64_MAX, &out->min_us) ||
+		!merge_int(rd, block, "max_us", 0, INT64_MAX, &out->max_us) ||
+		!merge_container(rd, block, "buckets", JSON_ARRAY, &buckets))
 		return false;
 	out->b = calloc((size_t) (buckets.v->n > 0 ? buckets.v->n : 1), sizeof(hist_bucket));
 	if (out->b == NULL)
-		return merge_bad(file, &buckets, "out of memory");
+		return merge_bad(rd, &buckets, "out of memory");
 	for (int i = 0; i < buckets.v->n; i++)
 	{
 		hist_bucket b = {.index = -1};
 
-		if (!read_bucket(file, &buckets, i, prev, &b))
+		if (!read_bucket(rd, &buckets, i, prev, &b))
 			return false;
 		if (__builtin_add_overflow(sum, b.count, &sum))
-			return merge_bad(file, &buckets, "the counts add up to more than %" PRId64, INT64_MAX);
+			return merge_bad(rd, &buckets, "the counts add up to more than %" PRId64, INT64_MAX);
 		out->b[i] = b;
 		prev = b.index;
 	}
 	out->n = buckets.v->n;
 	if (sum != expect)
-		return merge_bad(file, &buckets, "the counts add up to %" PRId64 ", not %" PRId64,
+		return merge_bad(rd, &buckets, "the counts add up to %" PRId64 ", not %" PRId64,
 						 sum, expect);
 	if (out->n > 0 && out->min_us > out->max_us)
-		return merge_bad(file, block, "min_us (%" PRId64 ") is above max_us (%" PRId64 ")",
+		return merge_bad(rd, block, "min_us (%" PRId64 ") is above max_us (%" PRId64 ")",
 						 out->min_us, out->max_us);
-	return out->n == 0 || check_extremes(file, block, out);
+	return out->n == 0 || check_extremes(rd, block, out);
 }
 
 bool
-merge_read_buckets(const char *file, const json_ref *block, int64_t expect, merge_hist *out)
+merge_read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, merge_hist *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (read_buckets(file, block, expect, out))
+	if (read_buckets(rd, block, expect, out))
 		return true;
 	free(out->b);
 	memset(out, 0, sizeof(*out));
@@ -324,17 +359,18 @@ merge_read_buckets(const char *file, const json_ref *block, int64_t expect, merg
 }
 
 bool
-merge_import(const char *file, const json_ref *block, hist *h, const merge_hist *mh, double sum)
+merge_import(const merge_reading *rd, const json_ref *block, hist *h, const merge_hist *mh,
+			 double sum)
 {
 	double		total = h->sum;
 
-	if (!merge_sum_real(file, block, &total, sum))
+	if (!merge_sum_real(rd, block, &total, sum))
 		return false;
 	if (!hist_import(h, mh->b, mh->n, mh->min_us, mh->max_us, sum))
 	{
 		json_ref	r = json_ref_member(block, "buckets");
 
-		return merge_bad(file, &r, "the sum over the reports overflows (above %" PRId64 ")",
+		return merge_bad(rd, &r, "the sum over the reports overflows (above %" PRId64 ")",
 						 INT64_MAX);
 	}
 	return true;

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/base/diag.h"
 #include "pgbench/base/xalloc.h"
 #include "merge_int.h"
 
@@ -28,10 +27,10 @@ is_run_id(const char *s)
 
 /*
  * "run_id" of obj into out ("" for null or, when optional, missing: an
- * unidentified report).  false after a message.
+ * unidentified report).  false with rd->err filled.
  */
 static bool
-read_run_id(const char *file, const json_ref *obj, bool optional, char *out)
+read_run_id(const merge_reading *rd, const json_ref *obj, bool optional, char *out)
 {
 	json_ref	r = json_ref_member(obj, "run_id");
 	const char *id;
@@ -39,12 +38,12 @@ read_run_id(const char *file, const json_ref *obj, bool optional, char *out)
 	out[0] = '\0';
 	if (optional && r.v == NULL)
 		return true;
-	if (!merge_str_null(file, obj, "run_id", &id))
+	if (!merge_str_null(rd, obj, "run_id", &id))
 		return false;
 	if (id == NULL)
 		return true;
 	if (!is_run_id(id))
-		return merge_bad(file, &r, "expected a run id (%d lowercase hexadecimal digits)",
+		return merge_bad(rd, &r, "expected a run id (%d lowercase hexadecimal digits)",
 						 RANDOM_RUN_ID_LEN);
 	memcpy(out, id, RANDOM_RUN_ID_LEN + 1);
 	return true;
@@ -55,7 +54,7 @@ read_run_id(const char *file, const json_ref *obj, bool optional, char *out)
  * size, this member's index and the agreed start, checked, into *out.
  */
 static bool
-read_group(const char *file, const json_ref *obj, rendezvous_info *out, bool *in_group)
+read_group(const merge_reading *rd, const json_ref *obj, rendezvous_info *out, bool *in_group)
 {
 	json_ref	rv,
 				r;
@@ -64,20 +63,20 @@ read_group(const char *file, const json_ref *obj, rendezvous_info *out, bool *in
 				member;
 
 	memset(out, 0, sizeof(*out));
-	if (!merge_container_null(file, obj, "rendezvous", JSON_OBJECT, &rv, in_group))
+	if (!merge_container_null(rd, obj, "rendezvous", JSON_OBJECT, &rv, in_group))
 		return false;
 	if (!*in_group)
 		return true;
-	if (!merge_str(file, &rv, "group", &group))
+	if (!merge_str(rd, &rv, "group", &group))
 		return false;
 	r = json_ref_member(&rv, "group");
 	if (strlen(group) > RENDEZVOUS_MAX_NAME)
-		return merge_bad(file, &r, "longer than %d bytes", RENDEZVOUS_MAX_NAME);
+		return merge_bad(rd, &r, "longer than %d bytes", RENDEZVOUS_MAX_NAME);
 	if (group[0] == '\0')
-		return merge_bad(file, &r, "empty");
-	if (!merge_int(file, &rv, "size", 1, RENDEZVOUS_MAX_SIZE, &size) ||
-		!merge_int(file, &rv, "member", 0, size - 1, &member) ||
-		!merge_int(file, &rv, "start_server_epoch_us", 0, MERGE_MAX_EPOCH_US,
+		return merge_bad(rd, &r, "empty");
+	if (!merge_int(rd, &rv, "size", 1, RENDEZVOUS_MAX_SIZE, &size) ||
+		!merge_int(rd, &rv, "member", 0, size - 1, &member) ||
+		!merge_int(rd, &rv, "start_server_epoch_us", 0, MERGE_MAX_EPOCH_US,
 				   &out->start_server_us))
 		return false;
 	snprintf(out->group, sizeof(out->group), "%s", group);
@@ -109,10 +108,11 @@ both_direct(const merge_acc *acc, int input, const report_source *s, int k)
  * Source s (in input number input, described by the object where: the
  * report, or an entry of its "inputs") against the runs held so far: not
  * one of them, not a member of a group already given, nor of another
- * size.  Then added.  false after a message.
+ * size.  Then added.  false with rd->err filled.
  */
 static bool
-add_source(merge_acc *acc, int input, const report_source *s, const json_ref *where)
+add_source(merge_acc *acc, const merge_reading *rd, int input, const report_source *s,
+		   const json_ref *where)
 {
 	json_ref	id = json_ref_member(where, "run_id");
 	json_ref	rv = json_ref_member(where, "rendezvous");
@@ -126,23 +126,23 @@ add_source(merge_acc *acc, int input, const report_source *s, const json_ref *wh
 		if (s->run_id[0] != '\0' && strcmp(s->run_id, o->run_id) == 0)
 		{
 			if (acc->source_input[k] == input)
-				return merge_bad(s->file, &id, "run %s is listed twice", s->run_id);
+				return merge_bad(rd, &id, "run %s is listed twice", s->run_id);
 			if (!both_direct(acc, input, s, k))
-				return merge_bad(s->file, &id, "run %s is in %s already", s->run_id, o->file);
-			diag_error("%s: the same run as %s (run id %s)", s->file, o->file, s->run_id);
-			return false;
+				return merge_bad(rd, &id, "run %s is in %s already", s->run_id, o->file);
+			return merge_fail(rd->err, "%s: the same run as %s (run id %s)", s->file, o->file,
+							  s->run_id);
 		}
 		if (!same_group(s, o))
 			continue;
 		if (s->group.size != o->group.size)
-			return merge_bad(s->file, &size, "%d, but %s gives rendezvous group \"%s\" %d members",
+			return merge_bad(rd, &size, "%d, but %s gives rendezvous group \"%s\" %d members",
 							 s->group.size, o->file, s->group.group, o->group.size);
 		if (s->group.member == o->group.member)
-			return merge_bad(s->file, &member, "member %d of rendezvous group \"%s\" is in %s already",
+			return merge_bad(rd, &member, "member %d of rendezvous group \"%s\" is in %s already",
 							 s->group.member, s->group.group, o->file);
 	}
 	if (acc->nsources >= MERGE_MAX_SOURCES)
-		return merge_bad(s->file, where, "more than %d runs in the reports", MERGE_MAX_SOURCES);
+		return merge_bad(rd, where, "more than %d runs in the reports", MERGE_MAX_SOURCES);
 	acc->sources = pgb_realloc(acc->sources, (size_t) (acc->nsources + 1) * sizeof(report_source));
 	acc->source_input = pgb_realloc(acc->source_input, (size_t) (acc->nsources + 1) * sizeof(int));
 	acc->sources[acc->nsources] = *s;
@@ -153,38 +153,38 @@ add_source(merge_acc *acc, int input, const report_source *s, const json_ref *wh
 
 /* The entries of a merged report's "inputs": the runs it holds. */
 static bool
-add_inputs(merge_acc *acc, const char *file, const json_ref *inputs, int input)
+add_inputs(merge_acc *acc, const merge_reading *rd, const json_ref *inputs, int input)
 {
 	for (int i = 0; i < inputs->v->n; i++)
 	{
 		json_ref	e = json_ref_item(inputs, i);
-		report_source s = {.file = file};
+		report_source s = {.file = rd->file};
 		const char *name;
 
 		if (e.v->kind != JSON_OBJECT)
-			return merge_bad(file, &e, "expected an object, found %s", json_kind_name(e.v));
-		if (!merge_str(file, &e, "file", &name) || !read_run_id(file, &e, false, s.run_id) ||
-			!read_group(file, &e, &s.group, &s.in_group) || !add_source(acc, input, &s, &e))
+			return merge_bad(rd, &e, "expected an object, found %s", json_kind_name(e.v));
+		if (!merge_str(rd, &e, "file", &name) || !read_run_id(rd, &e, false, s.run_id) ||
+			!read_group(rd, &e, &s.group, &s.in_group) || !add_source(acc, rd, input, &s, &e))
 			return false;
 	}
 	return true;
 }
 
 bool
-merge_identify(merge_acc *acc, const char *file, const json_ref *doc, merge_window *w)
+merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc, merge_window *w)
 {
 	int			input = acc->ninstances;
-	report_source self = {.file = file};
+	report_source self = {.file = rd->file};
 	json_ref	inputs = json_ref_member(doc, "inputs");
 	bool		merged = false;
 
-	if (!read_run_id(file, doc, true, self.run_id) ||
-		!read_group(file, doc, &self.group, &self.in_group) ||
+	if (!read_run_id(rd, doc, true, self.run_id) ||
+		!read_group(rd, doc, &self.group, &self.in_group) ||
 		(inputs.v != NULL &&
-		 !merge_container_null(file, doc, "inputs", JSON_ARRAY, &inputs, &merged)))
+		 !merge_container_null(rd, doc, "inputs", JSON_ARRAY, &inputs, &merged)))
 		return false;
 	acc->inputs = pgb_realloc(acc->inputs, (size_t) (input + 1) * sizeof(merge_input));
-	acc->inputs[input].file = file;
+	acc->inputs[input].file = rd->file;
 	memcpy(acc->inputs[input].run_id, self.run_id, sizeof(self.run_id));
 	if (self.in_group)
 	{
@@ -192,17 +192,16 @@ merge_identify(merge_acc *acc, const char *file, const json_ref *doc, merge_wind
 		w->server_start_us = self.group.start_server_us;
 	}
 	if (!merged)
-		return add_source(acc, input, &self, doc);
+		return add_source(acc, rd, input, &self, doc);
 
 	/* a merged report's own id first: given twice, it is one run twice */
 	for (int i = 0; self.run_id[0] != '\0' && i < input; i++)
 		if (strcmp(acc->inputs[i].run_id, self.run_id) == 0)
 		{
-			diag_error("%s: the same run as %s (run id %s)", file, acc->inputs[i].file,
-					   self.run_id);
-			return false;
+			return merge_fail(rd->err, "%s: the same run as %s (run id %s)", rd->file,
+							  acc->inputs[i].file, self.run_id);
 		}
-	return add_inputs(acc, file, &inputs, input);
+	return add_inputs(acc, rd, &inputs, input);
 }
 
 /* "member 2", "members 0, 1 and 2", "members 0, 1, ... and 9990 more". */
@@ -227,11 +226,11 @@ list_missing(const bool *seen, int size, int nmissing, char *buf, size_t len)
 
 /*
  * The group of source first (every source of it from first on marked in
- * done): whole, or a message naming what is missing, an error unless
- * acc->partial.  false when refused.
+ * done): whole, or a message naming what is missing, err's error unless
+ * acc->partial (then one of its warnings).  false when refused.
  */
 static bool
-check_group(const merge_acc *acc, int first, bool *done)
+check_group(const merge_acc *acc, int first, bool *done, merge_error *err)
 {
 	const report_source *g = &acc->sources[first];
 	bool	   *seen = pgb_calloc((size_t) g->group.size, sizeof(bool));
@@ -250,23 +249,27 @@ check_group(const merge_acc *acc, int first, bool *done)
 	free(seen);
 	if (given == g->group.size)
 		return true;
-	diag_log(acc->partial ? DIAG_WARNING : DIAG_ERROR,
-			 "rendezvous group \"%s\" is incomplete: %d of its %d members given, %s missing",
-			 g->group.group, given, g->group.size, missing);
-	if (!acc->partial)
-		diag_hint("Give every member's report, or --merge-partial to merge them anyway.");
-	return acc->partial;
+	if (acc->partial)
+	{
+		merge_warn(err, "rendezvous group \"%s\" is incomplete: %d of its %d members given, %s missing",
+				   g->group.group, given, g->group.size, missing);
+		return true;
+	}
+	merge_fail(err, "rendezvous group \"%s\" is incomplete: %d of its %d members given, %s missing",
+			   g->group.group, given, g->group.size, missing);
+	err->hint = "Give every member's report, or --merge-partial to merge them anyway.";
+	return false;
 }
 
 bool
-merge_check_groups(const merge_acc *acc)
+merge_check_groups(const merge_acc *acc, merge_error *err)
 {
 	bool	   *done = pgb_calloc((size_t) (acc->nsources > 0 ? acc->nsources : 1), sizeof(bool));
 	bool		ok = true;
 
 	for (int k = 0; ok && k < acc->nsources; k++)
 		if (acc->sources[k].in_group && !done[k])
-			ok = check_group(acc, k, done);
+			ok = check_group(acc, k, done, err);
 	free(done);
 	return ok;
 }

@@ -2,7 +2,13 @@
  * merge_int.h — what the merge unit's files share (merge.c: the run and
  * its output; merge_read.c: one report checked and added into the
  * accumulator; merge_check.c: typed, checked access to a report's
- * members).  Private to those files.
+ * members, and the error record).  Private to those files (and to
+ * fuzz/fuzz_merge.c and t/unit/test_merge.c, which drive them).
+ *
+ * Errors (doc/design.md, "Errors and memory"): every function below
+ * merge_run returns a status and, on failure, fills the caller's
+ * merge_error; none prints.  merge_run prints the record in pgbench's
+ * words; merge_report prints the merged report and its own write errors.
  */
 #ifndef PGBENCH_MERGE_INT_H
 #define PGBENCH_MERGE_INT_H
@@ -30,6 +36,35 @@
 
 /* The longest time span a report may name (about 73,000 years), in us. */
 #define MERGE_MAX_SPAN_US (INT64_C(1) << 61)
+
+/*
+ * The longest message kept: diag prints at most 8 KiB of a line, so a
+ * message cut here is printed as it would have been uncut.
+ */
+#define MERGE_MSG_LEN 8192
+
+/*
+ * Why the merge stops, and what it warns about while it goes on: owned
+ * by the caller (zeroed before use, released with merge_error_free),
+ * filled where the problem is found, printed by merge_run alone (the
+ * warnings in order, then the message as an error, its detail, its
+ * hint).
+ */
+typedef struct merge_error
+{
+	char		message[MERGE_MSG_LEN];	/* "FILE: PATH: what"; "" none */
+	const char *detail;			/* a constant line, or NULL */
+	const char *hint;			/* a constant line, or NULL */
+	char	  **warnings;		/* nwarnings lines, each malloc'd */
+	int			nwarnings;
+} merge_error;
+
+/* The report being read: its name, and the record for its first problem. */
+typedef struct merge_reading
+{
+	const char *file;			/* as the messages show it */
+	merge_error *err;			/* the caller's */
+} merge_reading;
 
 /* One instance's place in time (us), for the common window. */
 typedef struct merge_window
@@ -86,28 +121,33 @@ typedef struct merge_acc
 /*
  * Add report root (read from file) into acc: the first one sets the
  * workload up, the others must match it.  Every member read is checked
- * (kind, range, consistency) and every sum for overflow; prints one
- * message ("FILE: PATH: what") and returns false at the first problem,
- * acc then fit only for merge_acc_free.
+ * (kind, range, consistency) and every sum for overflow; at the first
+ * problem returns false with err filled ("FILE: PATH: what"), acc then
+ * fit only for merge_acc_free.
  */
-bool		merge_add(merge_acc *acc, const json_value *root, const char *file);
+bool		merge_add(merge_acc *acc, const json_value *root, const char *file,
+					  merge_error *err);
 
 /* Release what merge_add allocated. */
 void		merge_acc_free(merge_acc *acc);
 
 /*
  * merge.c: parse text (len bytes, the report named file) and merge_add
- * it; false after a message ("FILE: line L, column C: ..." for a syntax
- * error).  With merge_report, what fuzz/fuzz_merge.c runs in memory.
+ * it; false with err filled ("FILE: line L, column C: ..." for a syntax
+ * error).  With merge_check_groups and merge_report, what
+ * fuzz/fuzz_merge.c and t/unit/test_merge.c run in memory.
  */
-bool		merge_text(merge_acc *acc, const char *text, size_t len, const char *file);
+bool		merge_text(merge_acc *acc, const char *text, size_t len, const char *file,
+					   merge_error *err);
 
 /*
  * Print the merged report of acc (files: the nfiles report names, for
- * its command line) and write it to json_path / html_path when not NULL.
- * The exit code: 1 when a file cannot be written (the report files this
- * made are then removed: none is left half written), else 2 when any
- * instance aborted, else 0.
+ * its command line; the groups already checked by merge_check_groups)
+ * and write it to json_path / html_path when not NULL.  Prints the
+ * warning of reports that did not start together, the write errors and
+ * the aborted run's line itself.  The exit code: 1 when a file cannot
+ * be written (the report files this made are then removed: none is left
+ * half written), else 2 when any instance aborted, else 0.
  */
 int			merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 						 const char *html_path);
@@ -118,67 +158,81 @@ int			merge_report(merge_acc *acc, int nfiles, char *const *files, const char *j
  * or for a merged report the runs its "inputs" lists, added to acc's
  * sources.  The same run given twice (by run id), a group member given
  * twice and members that disagree on their group's size are refused.
- * false after a message.
+ * false with rd->err filled.
  */
-bool		merge_identify(merge_acc *acc, const char *file, const json_ref *doc,
+bool		merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc,
 						   merge_window *w);
 
 /*
  * Every rendezvous group among acc's sources is whole; else a message
- * naming the group and the missing members: an error, or a warning under
- * acc->partial.  false when refused.
+ * naming the group and the missing members: err's message (with its
+ * hint), or under acc->partial one of err's warnings per group.  false
+ * when refused.
  */
-bool		merge_check_groups(const merge_acc *acc);
+bool		merge_check_groups(const merge_acc *acc, merge_error *err);
 
 /*
  * merge_workload.c: the settings, compatibility mode, -P, series
  * interval and scripts of report doc, checked; the first report's set
- * acc up (cfg, scripts, stats), the others' must equal them.  false after
- * a message.  merge_workload_free releases what it kept.
+ * acc up (cfg, scripts, stats), the others' must equal them.  false with
+ * rd->err filled.  merge_workload_free releases what it kept.
  */
-bool		merge_workload(merge_acc *acc, const char *file, const json_ref *doc);
+bool		merge_workload(merge_acc *acc, const merge_reading *rd, const json_ref *doc);
 void		merge_workload_free(merge_acc *acc);
 
 /* ---- merge_check.c: typed access, each failure one message ------------ */
 
+/* Release err's warnings (the record itself is the caller's). */
+void		merge_error_free(merge_error *err);
+
+/* err's message set to fmt formatted, no detail nor hint; returns false. */
+bool		merge_fail(merge_error *err, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+
+/* One warning more in err (fmt formatted). */
+void		merge_warn(merge_error *err, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+
 /*
- * Print "pgbench: error: FILE: PATH: what" (FILE: what at the root) for
- * the value at; returns false.
+ * rd->err's message set to "FILE: PATH: what" (FILE: what at the root)
+ * for the value at; returns false.
  */
-bool		merge_bad(const char *file, const json_ref *at, const char *fmt,...)
+bool		merge_bad(const merge_reading *rd, const json_ref *at, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 
 /*
  * Member key of obj, which must be there, of the kind asked for, and in
  * range; *out set.  The _null forms also take null, setting *present
  * false (a missing member is still refused); given present NULL they are
- * the plain forms.  false after a message.
+ * the plain forms.  false with rd->err filled.
  */
-bool		merge_int(const char *file, const json_ref *obj, const char *key,
+bool		merge_int(const merge_reading *rd, const json_ref *obj, const char *key,
 					  int64_t lo, int64_t hi, int64_t *out);
-bool		merge_int_null(const char *file, const json_ref *obj, const char *key,
+bool		merge_int_null(const merge_reading *rd, const json_ref *obj, const char *key,
 						   int64_t lo, int64_t hi, int64_t *out, bool *present);
-bool		merge_uint64(const char *file, const json_ref *obj, const char *key, uint64_t *out);
-bool		merge_num(const char *file, const json_ref *obj, const char *key,
+bool		merge_uint64(const merge_reading *rd, const json_ref *obj, const char *key,
+						 uint64_t *out);
+bool		merge_num(const merge_reading *rd, const json_ref *obj, const char *key,
 					  double lo, double hi, double *out);
-bool		merge_num_null(const char *file, const json_ref *obj, const char *key,
+bool		merge_num_null(const merge_reading *rd, const json_ref *obj, const char *key,
 						   double lo, double hi, double *out, bool *present);
-bool		merge_str(const char *file, const json_ref *obj, const char *key, const char **out);
-bool		merge_str_null(const char *file, const json_ref *obj, const char *key,
+bool		merge_str(const merge_reading *rd, const json_ref *obj, const char *key,
+					  const char **out);
+bool		merge_str_null(const merge_reading *rd, const json_ref *obj, const char *key,
 						   const char **out);
-bool		merge_bool(const char *file, const json_ref *obj, const char *key, bool *out);
+bool		merge_bool(const merge_reading *rd, const json_ref *obj, const char *key, bool *out);
 
 /* kind is JSON_OBJECT or JSON_ARRAY; *out refers to the member. */
-bool		merge_container(const char *file, const json_ref *obj, const char *key,
+bool		merge_container(const merge_reading *rd, const json_ref *obj, const char *key,
 							json_kind kind, json_ref *out);
-bool		merge_container_null(const char *file, const json_ref *obj, const char *key,
+bool		merge_container_null(const merge_reading *rd, const json_ref *obj, const char *key,
 								 json_kind kind, json_ref *out, bool *present);
 
-/* *acc += v without overflow; else a message naming at.  false after it. */
-bool		merge_sum(const char *file, const json_ref *at, int64_t *acc, int64_t v);
+/* *acc += v without overflow; else false, rd->err naming at. */
+bool		merge_sum(const merge_reading *rd, const json_ref *at, int64_t *acc, int64_t v);
 
-/* acc + v stays finite; else a message naming at. */
-bool		merge_sum_real(const char *file, const json_ref *at, double *acc, double v);
+/* acc + v stays finite; else false, rd->err naming at. */
+bool		merge_sum_real(const merge_reading *rd, const json_ref *at, double *acc, double v);
 
 /*
  * A histogram block (doc/report-json.md, "latency_histogram") or a
@@ -186,8 +240,8 @@ bool		merge_sum_real(const char *file, const json_ref *at, double *acc, double v
  * histogram.h with one hour as highest; pairs of integers, indexes
  * ascending, counts positive, adding up to expect) and copied out
  * (out->b malloc'd, out->n entries), with its min_us and max_us (which
- * must lie in the first and last buckets).  false after a message, with
- * nothing allocated.
+ * must lie in the first and last buckets).  false with rd->err filled
+ * and nothing allocated.
  */
 typedef struct merge_hist
 {
@@ -197,11 +251,11 @@ typedef struct merge_hist
 	int64_t		max_us;
 } merge_hist;
 
-bool		merge_read_buckets(const char *file, const json_ref *block, int64_t expect,
+bool		merge_read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect,
 							   merge_hist *out);
 
 /* The buckets into h (min and max, sums into h->sum); false on overflow. */
-bool		merge_import(const char *file, const json_ref *block, hist *h,
+bool		merge_import(const merge_reading *rd, const json_ref *block, hist *h,
 						 const merge_hist *mh, double sum);
 
 #endif

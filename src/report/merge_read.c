@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/base/diag.h"
 #include "pgbench/report/report.h"
 #include "pgbench/stats/series.h"
 #include "pgbench/base/xalloc.h"
@@ -29,14 +28,14 @@
  * lost no connection.
  */
 static bool
-read_counter(const char *file, const json_ref *tx, const char *name, int64_t *out)
+read_counter(const merge_reading *rd, const json_ref *tx, const char *name, int64_t *out)
 {
 	if (strcmp(name, "connection_failures") == 0 && json_ref_member(tx, name).v == NULL)
 	{
 		*out = 0;
 		return true;
 	}
-	return merge_int(file, tx, name, 0, INT64_MAX, out);
+	return merge_int(rd, tx, name, 0, INT64_MAX, out);
 }
 
 /*
@@ -44,7 +43,7 @@ read_counter(const char *file, const json_ref *tx, const char *name, int64_t *ou
  * and "total" their sums; *out the counters.
  */
 static bool
-read_counts(const char *file, const json_ref *obj, const char *key, stats_data *out)
+read_counts(const merge_reading *rd, const json_ref *obj, const char *key, stats_data *out)
 {
 	json_ref	tx;
 	int64_t		failed = 0,
@@ -52,15 +51,15 @@ read_counts(const char *file, const json_ref *obj, const char *key, stats_data *
 				v;
 
 	memset(out, 0, sizeof(*out));
-	if (!merge_container(file, obj, key, JSON_OBJECT, &tx))
+	if (!merge_container(rd, obj, key, JSON_OBJECT, &tx))
 		return false;
 #define READ_COUNTER(field, json_name, kind) \
-	if (!read_counter(file, &tx, json_name, &out->field)) \
+	if (!read_counter(rd, &tx, json_name, &out->field)) \
 		return false;
 	STATS_COUNTERS(READ_COUNTER)
 #undef READ_COUNTER
-	if (!merge_int(file, &tx, "failed", 0, INT64_MAX, &failed) ||
-		!merge_int(file, &tx, "total", 0, INT64_MAX, &total))
+	if (!merge_int(rd, &tx, "failed", 0, INT64_MAX, &failed) ||
+		!merge_int(rd, &tx, "total", 0, INT64_MAX, &total))
 		return false;
 	v = 0;
 #define SUM_FAILURES(field, json_name, kind) \
@@ -72,7 +71,7 @@ read_counts(const char *file, const json_ref *obj, const char *key, stats_data *
 	{
 		json_ref	r = json_ref_member(&tx, "failed");
 
-		return merge_bad(file, &r, "%" PRId64 ", but the kinds of failure add up to %" PRId64,
+		return merge_bad(rd, &r, "%" PRId64 ", but the kinds of failure add up to %" PRId64,
 						 failed, v);
 	}
 	if (__builtin_add_overflow(out->cnt, failed, &v) || __builtin_add_overflow(v, out->skipped, &v) ||
@@ -80,17 +79,17 @@ read_counts(const char *file, const json_ref *obj, const char *key, stats_data *
 	{
 		json_ref	r = json_ref_member(&tx, "total");
 
-		return merge_bad(file, &r, "%" PRId64 ", not processed + failed + skipped", total);
+		return merge_bad(rd, &r, "%" PRId64 ", not processed + failed + skipped", total);
 	}
 	return true;
 }
 
 /* sd's counters into acc's, each sum checked (at names them). */
 static bool
-add_counts(const char *file, const json_ref *at, stats_data *acc, const stats_data *sd)
+add_counts(const merge_reading *rd, const json_ref *at, stats_data *acc, const stats_data *sd)
 {
 #define ADD_COUNTER(field, json_name, kind) \
-	if (!merge_sum(file, at, &acc->field, sd->field)) \
+	if (!merge_sum(rd, at, &acc->field, sd->field)) \
 		return false;
 	STATS_COUNTERS(ADD_COUNTER)
 #undef ADD_COUNTER
@@ -102,7 +101,7 @@ add_counts(const char *file, const json_ref *at, stats_data *acc, const stats_da
  * its histogram block (us), into *out; count must be expect.
  */
 static bool
-read_latency(const char *file, const json_ref *obj, const json_ref *block, int64_t expect,
+read_latency(const merge_reading *rd, const json_ref *obj, const json_ref *block, int64_t expect,
 			 stats_simple *out)
 {
 	json_ref	lat;
@@ -110,30 +109,30 @@ read_latency(const char *file, const json_ref *obj, const json_ref *block, int64
 				has_max;
 
 	memset(out, 0, sizeof(*out));
-	if (!merge_container(file, obj, "latency_ms", JSON_OBJECT, &lat) ||
-		!merge_int(file, &lat, "count", 0, INT64_MAX, &out->count) ||
-		!merge_num_null(file, &lat, "min", 0, MAX_SPAN_MS, &out->min, &has_min) ||
-		!merge_num_null(file, &lat, "max", 0, MAX_SPAN_MS, &out->max, &has_max) ||
-		!merge_num(file, block, "latency_sum_us", 0, INFINITY, &out->sum) ||
-		!merge_num(file, block, "latency_sum_squares_us", 0, INFINITY, &out->sum2))
+	if (!merge_container(rd, obj, "latency_ms", JSON_OBJECT, &lat) ||
+		!merge_int(rd, &lat, "count", 0, INT64_MAX, &out->count) ||
+		!merge_num_null(rd, &lat, "min", 0, MAX_SPAN_MS, &out->min, &has_min) ||
+		!merge_num_null(rd, &lat, "max", 0, MAX_SPAN_MS, &out->max, &has_max) ||
+		!merge_num(rd, block, "latency_sum_us", 0, INFINITY, &out->sum) ||
+		!merge_num(rd, block, "latency_sum_squares_us", 0, INFINITY, &out->sum2))
 		return false;
 	if (out->count != expect)
 	{
 		json_ref	r = json_ref_member(&lat, "count");
 
-		return merge_bad(file, &r, "%" PRId64 ", not %" PRId64, out->count, expect);
+		return merge_bad(rd, &r, "%" PRId64 ", not %" PRId64, out->count, expect);
 	}
 	if (out->count > 0 && (!has_min || !has_max))
 	{
 		json_ref	r = json_ref_member(&lat, has_min ? "max" : "min");
 
-		return merge_bad(file, &r, "expected a number, found null");
+		return merge_bad(rd, &r, "expected a number, found null");
 	}
 	if (out->min > out->max)
 	{
 		json_ref	r = json_ref_member(&lat, "min");
 
-		return merge_bad(file, &r, "%g is above max (%g)", out->min, out->max);
+		return merge_bad(rd, &r, "%g is above max (%g)", out->min, out->max);
 	}
 	out->min *= 1000.0;
 	out->max *= 1000.0;
@@ -142,7 +141,7 @@ read_latency(const char *file, const json_ref *obj, const json_ref *block, int64
 
 /* stats_simple_merge, with its sums checked (at names them). */
 static bool
-add_simple(const char *file, const json_ref *at, stats_simple *acc, const stats_simple *ss)
+add_simple(const merge_reading *rd, const json_ref *at, stats_simple *acc, const stats_simple *ss)
 {
 	int64_t		count = acc->count;
 	double		sum = acc->sum,
@@ -150,8 +149,8 @@ add_simple(const char *file, const json_ref *at, stats_simple *acc, const stats_
 
 	if (ss->count == 0)
 		return true;
-	if (!merge_sum(file, at, &count, ss->count) || !merge_sum_real(file, at, &sum, ss->sum) ||
-		!merge_sum_real(file, at, &sum2, ss->sum2))
+	if (!merge_sum(rd, at, &count, ss->count) || !merge_sum_real(rd, at, &sum, ss->sum) ||
+		!merge_sum_real(rd, at, &sum2, ss->sum2))
 		return false;
 	stats_simple_merge(acc, ss);
 	return true;
@@ -164,7 +163,7 @@ add_simple(const char *file, const json_ref *at, stats_simple *acc, const stats_
  * into h.  *block is set for read_latency.
  */
 static bool
-add_hist(const char *file, const json_ref *obj, const char *key, int64_t expect, hist *h,
+add_hist(const merge_reading *rd, const json_ref *obj, const char *key, int64_t expect, hist *h,
 		 json_ref *block)
 {
 	const char *layout;
@@ -176,30 +175,30 @@ add_hist(const char *file, const json_ref *obj, const char *key, int64_t expect,
 	merge_hist	mh;
 	bool		ok;
 
-	if (!merge_container(file, obj, key, JSON_OBJECT, block) ||
-		!merge_str(file, block, "layout", &layout) ||
-		!merge_int(file, block, "sub_bucket_bits", 0, 62, &bits) ||
-		!merge_int(file, block, "highest_us", 0, INT64_MAX, &highest))
+	if (!merge_container(rd, obj, key, JSON_OBJECT, block) ||
+		!merge_str(rd, block, "layout", &layout) ||
+		!merge_int(rd, block, "sub_bucket_bits", 0, 62, &bits) ||
+		!merge_int(rd, block, "highest_us", 0, INT64_MAX, &highest))
 		return false;
 	if (strcmp(layout, "log-linear") != 0 || bits != HIST_SUB_BITS || highest != h->highest)
 	{
 		json_ref	r = json_ref_member(block, strcmp(layout, "log-linear") != 0 ? "layout"
 										: bits != HIST_SUB_BITS ? "sub_bucket_bits" : "highest_us");
 
-		return merge_bad(file, &r, "another layout than this pgbench's (\"log-linear\", %d sub-bucket bits, highest %" PRId64 " us)",
+		return merge_bad(rd, &r, "another layout than this pgbench's (\"log-linear\", %d sub-bucket bits, highest %" PRId64 " us)",
 						 HIST_SUB_BITS, h->highest);
 	}
-	if (!merge_int(file, block, "count", 0, INT64_MAX, &count) ||
-		!merge_int(file, block, "clamped", 0, count, &clamped) ||
-		!merge_num(file, block, "sum_us", 0, INFINITY, &sum))
+	if (!merge_int(rd, block, "count", 0, INT64_MAX, &count) ||
+		!merge_int(rd, block, "clamped", 0, count, &clamped) ||
+		!merge_num(rd, block, "sum_us", 0, INFINITY, &sum))
 		return false;
 	if (count != expect)
 	{
 		json_ref	r = json_ref_member(block, "count");
 
-		return merge_bad(file, &r, "%" PRId64 ", not %" PRId64, count, expect);
+		return merge_bad(rd, &r, "%" PRId64 ", not %" PRId64, count, expect);
 	}
-	ok = merge_read_buckets(file, block, count, &mh) && merge_import(file, block, h, &mh, sum);
+	ok = merge_read_buckets(rd, block, count, &mh) && merge_import(rd, block, h, &mh, sum);
 	free(mh.b);
 	return ok;
 }
@@ -208,7 +207,8 @@ add_hist(const char *file, const json_ref *obj, const char *key, int64_t expect,
 
 /* "lag_ms" (under -R) and "merge.lag_sum_us" into the total lag. */
 static bool
-add_lag(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m, int64_t processed)
+add_lag(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json_ref *m,
+		int64_t processed)
 {
 	json_ref	lag_ms;
 	bool		present,
@@ -216,19 +216,19 @@ add_lag(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m
 				has_sum;
 	stats_simple lag = {.count = processed};
 
-	if (!merge_container_null(file, doc, "lag_ms", JSON_OBJECT, &lag_ms, &present) ||
-		(present && !merge_num_null(file, &lag_ms, "max", 0, MAX_SPAN_MS, &lag.max, &has_max)) ||
-		!merge_num_null(file, m, "lag_sum_us", 0, INFINITY, &lag.sum, &has_sum))
+	if (!merge_container_null(rd, doc, "lag_ms", JSON_OBJECT, &lag_ms, &present) ||
+		(present && !merge_num_null(rd, &lag_ms, "max", 0, MAX_SPAN_MS, &lag.max, &has_max)) ||
+		!merge_num_null(rd, m, "lag_sum_us", 0, INFINITY, &lag.sum, &has_sum))
 		return false;
 	if (!present || !has_max || !has_sum)
 		return true;
 	lag.max *= 1000.0;
-	return add_simple(file, &lag_ms, &acc->stats.total.lag, &lag);
+	return add_simple(rd, &lag_ms, &acc->stats.total.lag, &lag);
 }
 
 /* The whole-run figures: counts, latency, lag, late, connections, rate. */
 static bool
-add_totals(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m)
+add_totals(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json_ref *m)
 {
 	stats_run  *sr = &acc->stats;
 	json_ref	tx = json_ref_member(doc, "transactions");
@@ -244,18 +244,18 @@ add_totals(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 				has_rate;
 	double		rate = 0;
 
-	if (!read_counts(file, doc, "transactions", &counts) ||
-		!add_hist(file, doc, "latency_histogram", counts.cnt, sr->latency_hist, &block) ||
-		!read_latency(file, doc, &block, counts.cnt, &latency) ||
-		!add_counts(file, &tx, &sr->total, &counts) ||
-		!add_simple(file, &block, &sr->total.latency, &latency) ||
-		!add_lag(acc, file, doc, m, counts.cnt) ||
-		!merge_int_null(file, &tx, "late", 0, counts.cnt, &late, &has_late) ||
-		!merge_sum(file, &tx, &sr->latency_late, late) ||
-		!merge_int(file, m, "conn_duration_us", 0, INT64_MAX, &conn) ||
-		!merge_sum(file, m, &sr->conn_duration, conn) ||
-		!merge_num_null(file, &st, "rate_tps", 0, INFINITY, &rate, &has_rate) ||
-		!merge_sum_real(file, &st, &acc->cfg.rate, rate))
+	if (!read_counts(rd, doc, "transactions", &counts) ||
+		!add_hist(rd, doc, "latency_histogram", counts.cnt, sr->latency_hist, &block) ||
+		!read_latency(rd, doc, &block, counts.cnt, &latency) ||
+		!add_counts(rd, &tx, &sr->total, &counts) ||
+		!add_simple(rd, &block, &sr->total.latency, &latency) ||
+		!add_lag(acc, rd, doc, m, counts.cnt) ||
+		!merge_int_null(rd, &tx, "late", 0, counts.cnt, &late, &has_late) ||
+		!merge_sum(rd, &tx, &sr->latency_late, late) ||
+		!merge_int(rd, m, "conn_duration_us", 0, INT64_MAX, &conn) ||
+		!merge_sum(rd, m, &sr->conn_duration, conn) ||
+		!merge_num_null(rd, &st, "rate_tps", 0, INFINITY, &rate, &has_rate) ||
+		!merge_sum_real(rd, &st, &acc->cfg.rate, rate))
 		return false;
 	/* the first report's clients and threads are in cfg already */
 	if (acc->ninstances > 0)
@@ -263,11 +263,11 @@ add_totals(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 		json_ref	c = json_ref_member(&st, "clients");
 		json_ref	t = json_ref_member(&st, "threads");
 
-		if (!merge_sum(file, &c, &clients, json_int(c.v, 0)) ||
-			!merge_sum(file, &t, &threads, json_int(t.v, 0)))
+		if (!merge_sum(rd, &c, &clients, json_int(c.v, 0)) ||
+			!merge_sum(rd, &t, &threads, json_int(t.v, 0)))
 			return false;
 		if (clients > INT_MAX || threads > INT_MAX)
-			return merge_bad(file, clients > INT_MAX ? &c : &t,
+			return merge_bad(rd, clients > INT_MAX ? &c : &t,
 							 "the sum over the reports is above %d", INT_MAX);
 		acc->cfg.nclients = (int) clients;
 		acc->cfg.nthreads = (int) threads;
@@ -279,7 +279,7 @@ add_totals(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 
 /* Command j of a script ("commands": commands) into flattened command k. */
 static bool
-add_command(merge_acc *acc, const char *file, const json_ref *commands, int j, int k)
+add_command(merge_acc *acc, const merge_reading *rd, const json_ref *commands, int j, int k)
 {
 	stats_run  *sr = &acc->stats;
 	json_ref	c = json_ref_item(commands, j);
@@ -292,20 +292,20 @@ add_command(merge_acc *acc, const char *file, const json_ref *commands, int j, i
 				failures,
 				retries;
 
-	return merge_container(file, &c, "latency_ms", JSON_OBJECT, &lat) &&
-		merge_int(file, &lat, "count", 0, INT64_MAX, &count) &&
-		add_hist(file, &c, "latency_histogram", count, &sr->command_hist[k], &block) &&
-		read_latency(file, &c, &block, count, &latency) &&
-		add_simple(file, &block, &sr->per_command[k].latency, &latency) &&
-		merge_int(file, &c, "failures", 0, INT64_MAX, &failures) &&
-		merge_int(file, &c, "retries", 0, INT64_MAX, &retries) &&
-		merge_sum(file, &failures_at, &sr->per_command[k].failures, failures) &&
-		merge_sum(file, &retries_at, &sr->per_command[k].retries, retries);
+	return merge_container(rd, &c, "latency_ms", JSON_OBJECT, &lat) &&
+		merge_int(rd, &lat, "count", 0, INT64_MAX, &count) &&
+		add_hist(rd, &c, "latency_histogram", count, &sr->command_hist[k], &block) &&
+		read_latency(rd, &c, &block, count, &latency) &&
+		add_simple(rd, &block, &sr->per_command[k].latency, &latency) &&
+		merge_int(rd, &c, "failures", 0, INT64_MAX, &failures) &&
+		merge_int(rd, &c, "retries", 0, INT64_MAX, &retries) &&
+		merge_sum(rd, &failures_at, &sr->per_command[k].failures, failures) &&
+		merge_sum(rd, &retries_at, &sr->per_command[k].retries, retries);
 }
 
 /* Per script (several) and per command (-r): counts, sums, histograms. */
 static bool
-add_scripts(merge_acc *acc, const char *file, const json_ref *doc)
+add_scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
 	stats_run  *sr = &acc->stats;
 	json_ref	list = json_ref_member(doc, "scripts");
@@ -321,19 +321,19 @@ add_scripts(merge_acc *acc, const char *file, const json_ref *doc)
 		bool		present;
 
 		/* with one script, its figures are the totals' (checked there) */
-		if (!read_counts(file, &s, "transactions", &counts))
+		if (!read_counts(rd, &s, "transactions", &counts))
 			return false;
 		if (acc->cfg.per_script_stats &&
-			(!add_hist(file, &s, "latency_histogram", counts.cnt, &sr->script_hist[i], &block) ||
-			 !read_latency(file, &s, &block, counts.cnt, &latency) ||
-			 !add_counts(file, &tx, &sr->per_script[i], &counts) ||
-			 !add_simple(file, &block, &sr->per_script[i].latency, &latency)))
+			(!add_hist(rd, &s, "latency_histogram", counts.cnt, &sr->script_hist[i], &block) ||
+			 !read_latency(rd, &s, &block, counts.cnt, &latency) ||
+			 !add_counts(rd, &tx, &sr->per_script[i], &counts) ||
+			 !add_simple(rd, &block, &sr->per_script[i].latency, &latency)))
 			return false;
 		if (!acc->cfg.per_script_stats &&
-			!merge_container_null(file, &s, "latency_histogram", JSON_OBJECT, &block, &present))
+			!merge_container_null(rd, &s, "latency_histogram", JSON_OBJECT, &block, &present))
 			return false;
 		for (int j = 0; acc->cfg.per_command && j < commands.v->n; j++)
-			if (!add_command(acc, file, &commands, j, acc->cfg.script_offset[i] + j))
+			if (!add_command(acc, rd, &commands, j, acc->cfg.script_offset[i] + j))
 				return false;
 	}
 	return true;
@@ -346,8 +346,8 @@ add_scripts(merge_acc *acc, const char *file, const json_ref *doc)
  * the caller's acc point must take its counts without overflow.
  */
 static bool
-read_point(const char *file, const json_ref *points, int i, bool incomplete, series_point *sp,
-		   const series_point *into)
+read_point(const merge_reading *rd, const json_ref *points, int i, bool incomplete,
+		   series_point *sp, const series_point *into)
 {
 	json_ref	p = json_ref_item(points, i);
 	json_ref	h;
@@ -355,12 +355,12 @@ read_point(const char *file, const json_ref *points, int i, bool incomplete, ser
 	bool		present;
 
 	if (p.v->kind != JSON_OBJECT)
-		return merge_bad(file, &p, "expected an object, found %s", json_kind_name(p.v));
-	if (!merge_int(file, &p, "processed", 0, INT64_MAX, &sp->processed) ||
-		!merge_int(file, &p, "failures", 0, INT64_MAX, &sp->failures) ||
-		!merge_int(file, &p, "retries", 0, INT64_MAX, &sp->retries) ||
-		!merge_int(file, &p, "skipped", 0, INT64_MAX, &sp->skipped) ||
-		!merge_container_null(file, &p, "histogram", JSON_OBJECT, &h, &present))
+		return merge_bad(rd, &p, "expected an object, found %s", json_kind_name(p.v));
+	if (!merge_int(rd, &p, "processed", 0, INT64_MAX, &sp->processed) ||
+		!merge_int(rd, &p, "failures", 0, INT64_MAX, &sp->failures) ||
+		!merge_int(rd, &p, "retries", 0, INT64_MAX, &sp->retries) ||
+		!merge_int(rd, &p, "skipped", 0, INT64_MAX, &sp->skipped) ||
+		!merge_container_null(rd, &p, "histogram", JSON_OBJECT, &h, &present))
 		return false;
 	if (into != NULL)
 	{
@@ -373,27 +373,27 @@ read_point(const char *file, const json_ref *points, int i, bool incomplete, ser
 			json_ref	r = json_ref_member(&p, names[k]);
 			int64_t		sum = have[k];
 
-			if (!merge_sum(file, &r, &sum, add[k]))
+			if (!merge_sum(rd, &r, &sum, add[k]))
 				return false;
 		}
 	}
 	if (!present)
 	{
 		if (sp->processed > 0 && !incomplete)
-			return merge_bad(file, &h, "null, but %" PRId64 " transactions ended in this interval",
+			return merge_bad(rd, &h, "null, but %" PRId64 " transactions ended in this interval",
 							 sp->processed);
 		return true;
 	}
-	if (!merge_num(file, &h, "latency_sum_us", 0, INFINITY, &sp->latency_sum) ||
-		!merge_num(file, &h, "lag_sum_us", 0, INFINITY, &sp->lag_sum) ||
-		!merge_num(file, &h, "lag_max_us", 0, INFINITY, &sp->lag_max) ||
-		!merge_read_buckets(file, &h, sp->processed, &mh))
+	if (!merge_num(rd, &h, "latency_sum_us", 0, INFINITY, &sp->latency_sum) ||
+		!merge_num(rd, &h, "lag_sum_us", 0, INFINITY, &sp->lag_sum) ||
+		!merge_num(rd, &h, "lag_max_us", 0, INFINITY, &sp->lag_max) ||
+		!merge_read_buckets(rd, &h, sp->processed, &mh))
 		return false;
 	if (into != NULL && (!isfinite(into->latency_sum + sp->latency_sum) ||
 						 !isfinite(into->lag_sum + sp->lag_sum)))
 	{
 		free(mh.b);
-		return merge_bad(file, &h, "the sum over the reports overflows");
+		return merge_bad(rd, &h, "the sum over the reports overflows");
 	}
 	sp->latency_min = mh.min_us;
 	sp->latency_max = mh.max_us;
@@ -408,7 +408,7 @@ read_point(const char *file, const json_ref *points, int i, bool incomplete, ser
  * MERGE_MAX_SPAN_US, so that the merged window is bounded.
  */
 static bool
-add_series(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m)
+add_series(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json_ref *m)
 {
 	run_series *acc_series = acc->stats.series;
 	json_ref	series = json_ref_member(doc, "series");
@@ -421,29 +421,29 @@ add_series(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 				was_oom = acc_series->oom;
 
 	memset(&one, 0, sizeof(one));
-	if (!merge_bool(file, &series, "incomplete", &one.oom) ||
-		!merge_container(file, &series, "points", JSON_ARRAY, &points) ||
-		!merge_int(file, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &conn) ||
-		!merge_int(file, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &bench))
+	if (!merge_bool(rd, &series, "incomplete", &one.oom) ||
+		!merge_container(rd, &series, "points", JSON_ARRAY, &points) ||
+		!merge_int(rd, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &conn) ||
+		!merge_int(rd, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &bench))
 		return false;
 	if (points.v->n > MERGE_MAX_SPAN_US / interval)
-		return merge_bad(file, &points, "%d points of %g s span more than %" PRId64 " us",
+		return merge_bad(rd, &points, "%d points of %g s span more than %" PRId64 " us",
 						 points.v->n, 0.000001 * (double) interval, MERGE_MAX_SPAN_US);
 	if ((conn + bench + interval - 1) / interval > points.v->n)
-		return merge_bad(file, &points, "too few (%d) for the run's %" PRId64 " us",
+		return merge_bad(rd, &points, "too few (%d) for the run's %" PRId64 " us",
 						 points.v->n, conn + bench);
 	one.interval = interval;
 	one.current = -1;
 	one.npoints = one.capacity = points.v->n;
 	one.points = pgb_calloc((size_t) (points.v->n > 0 ? points.v->n : 1), sizeof(series_point));
 	for (int i = 0; ok && i < points.v->n; i++)
-		ok = read_point(file, &points, i, one.oom, &one.points[i],
+		ok = read_point(rd, &points, i, one.oom, &one.points[i],
 						i < acc_series->npoints ? &acc_series->points[i] : NULL);
 	if (ok)
 	{
 		series_merge(acc_series, &one);
 		if (acc_series->oom && !was_oom && !one.oom)
-			ok = merge_bad(file, &points, "out of memory");
+			ok = merge_bad(rd, &points, "out of memory");
 	}
 	for (int i = 0; i < points.v->n; i++)
 		free(one.points[i].buckets);
@@ -458,15 +458,15 @@ add_series(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
  * merge_identify); whether it aborted.
  */
 static bool
-add_window(merge_acc *acc, const char *file, const json_ref *doc, const json_ref *m,
+add_window(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json_ref *m,
 		   merge_window *w)
 {
 	bool		aborted;
 
-	if (!merge_int(file, m, "start_epoch_us", 0, MERGE_MAX_EPOCH_US, &w->start_epoch_us) ||
-		!merge_int(file, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &w->conn_elapsed_us) ||
-		!merge_int(file, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &w->bench_duration_us) ||
-		!merge_bool(file, doc, "aborted", &aborted))
+	if (!merge_int(rd, m, "start_epoch_us", 0, MERGE_MAX_EPOCH_US, &w->start_epoch_us) ||
+		!merge_int(rd, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &w->conn_elapsed_us) ||
+		!merge_int(rd, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &w->bench_duration_us) ||
+		!merge_bool(rd, doc, "aborted", &aborted))
 		return false;
 	acc->windows = pgb_realloc(acc->windows, (size_t) (acc->ninstances + 1) * sizeof(merge_window));
 	acc->windows[acc->ninstances] = *w;
@@ -476,11 +476,11 @@ add_window(merge_acc *acc, const char *file, const json_ref *doc, const json_ref
 
 /* "aborted_clients": failure records naming clients and scripts that exist. */
 static bool
-check_aborts(const merge_acc *acc, const char *file, const json_ref *doc)
+check_aborts(const merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
 	json_ref	list;
 
-	if (!merge_container(file, doc, "aborted_clients", JSON_ARRAY, &list))
+	if (!merge_container(rd, doc, "aborted_clients", JSON_ARRAY, &list))
 		return false;
 	for (int i = 0; i < list.v->n; i++)
 	{
@@ -493,13 +493,13 @@ check_aborts(const merge_acc *acc, const char *file, const json_ref *doc)
 		int			ncommands;
 
 		if (a.v->kind != JSON_OBJECT)
-			return merge_bad(file, &a, "expected an object, found %s", json_kind_name(a.v));
-		if (!merge_int(file, &a, "client", 0, INT_MAX, &client) ||
-			!merge_int_null(file, &a, "script", 0, acc->scripts.nscripts - 1, &script_index, &has_script))
+			return merge_bad(rd, &a, "expected an object, found %s", json_kind_name(a.v));
+		if (!merge_int(rd, &a, "client", 0, INT_MAX, &client) ||
+			!merge_int_null(rd, &a, "script", 0, acc->scripts.nscripts - 1, &script_index, &has_script))
 			return false;
 		ncommands = has_script && acc->cfg.per_command
 			? acc->scripts.scripts[script_index].ncommands : INT_MAX;
-		if (!merge_int_null(file, &a, "command", 0, ncommands - 1, &command_index, &has_command))
+		if (!merge_int_null(rd, &a, "command", 0, ncommands - 1, &command_index, &has_command))
 			return false;
 	}
 	return true;
@@ -507,46 +507,48 @@ check_aborts(const merge_acc *acc, const char *file, const json_ref *doc)
 
 /* A report of this pgbench (schema version 2 or 3) of a run that measured. */
 static bool
-check_report(const char *file, const json_ref *doc)
+check_report(const merge_reading *rd, const json_ref *doc)
 {
 	int64_t		version;
 	const char *outcome;
 	json_ref	r;
 
 	if (doc->v->kind != JSON_OBJECT)
-		return merge_bad(file, doc, "not a JSON report of pgbench (expected an object, found %s)",
+		return merge_bad(rd, doc, "not a JSON report of pgbench (expected an object, found %s)",
 						 json_kind_name(doc->v));
-	if (!merge_int(file, doc, "schema_version", INT64_MIN, INT64_MAX, &version))
+	if (!merge_int(rd, doc, "schema_version", INT64_MIN, INT64_MAX, &version))
 		return false;
 	r = json_ref_member(doc, "schema_version");
 	if (version < REPORT_JSON_SCHEMA_OLDEST || version > REPORT_JSON_SCHEMA_VERSION)
-		return merge_bad(file, &r, "%" PRId64 ", but this pgbench reads versions %d to %d",
+		return merge_bad(rd, &r, "%" PRId64 ", but this pgbench reads versions %d to %d",
 						 version, REPORT_JSON_SCHEMA_OLDEST, REPORT_JSON_SCHEMA_VERSION);
-	if (!merge_str(file, doc, "outcome", &outcome))
+	if (!merge_str(rd, doc, "outcome", &outcome))
 		return false;
 	r = json_ref_member(doc, "outcome");
 	if (strcmp(outcome, "completed") != 0 && strcmp(outcome, "aborted") != 0 &&
 		strcmp(outcome, "interrupted") != 0)
-		return merge_bad(file, &r, "\"%s\": the run measured nothing", outcome);
-	return merge_container(file, doc, "merge", JSON_OBJECT, &r) &&
-		merge_container(file, doc, "series", JSON_OBJECT, &r);
+		return merge_bad(rd, &r, "\"%s\": the run measured nothing", outcome);
+	return merge_container(rd, doc, "merge", JSON_OBJECT, &r) &&
+		merge_container(rd, doc, "series", JSON_OBJECT, &r);
 }
 
 bool
-merge_add(merge_acc *acc, const json_value *root, const char *file)
+merge_add(merge_acc *acc, const json_value *root, const char *file, merge_error *err)
 {
+	merge_reading reading = {.file = file, .err = err};
+	const merge_reading *rd = &reading;
 	json_ref	doc = json_ref_root(root);
 	json_ref	m = json_ref_member(&doc, "merge");
 	merge_window w = {0};
 
 	if (acc->ninstances == 0)
 		acc->first_file = file;
-	if (!check_report(file, &doc) || !merge_identify(acc, file, &doc, &w) ||
-		!merge_workload(acc, file, &doc))
+	if (!check_report(rd, &doc) || !merge_identify(acc, rd, &doc, &w) ||
+		!merge_workload(acc, rd, &doc))
 		return false;
-	if (!add_totals(acc, file, &doc, &m) || !add_scripts(acc, file, &doc) ||
-		!add_series(acc, file, &doc, &m) || !add_window(acc, file, &doc, &m, &w) ||
-		!check_aborts(acc, file, &doc))
+	if (!add_totals(acc, rd, &doc, &m) || !add_scripts(acc, rd, &doc) ||
+		!add_series(acc, rd, &doc, &m) || !add_window(acc, rd, &doc, &m, &w) ||
+		!check_aborts(acc, rd, &doc))
 		return false;
 	acc->ninstances++;
 	return true;

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/base/diag.h"
 #include "pgbench/base/xalloc.h"
 #include "merge_int.h"
 
@@ -56,19 +55,20 @@ show(const json_value *v, char *buf, size_t len)
 	return "?";
 }
 
-/* The first report and file differ in what: a (the first's) and b. */
+/* The first report and rd's differ in what: a (the first's) and b. */
 static bool
-differ(const merge_acc *acc, const char *file, const char *what, const char *a, const char *b)
+differ(const merge_acc *acc, const merge_reading *rd, const char *what, const char *a,
+	   const char *b)
 {
-	diag_error("reports \"%s\" and \"%s\" differ in %s: %s and %s", acc->first_file, file,
-			   what, a, b);
-	diag_detail("Only reports of the same workload and mode can be merged.");
+	merge_fail(rd->err, "reports \"%s\" and \"%s\" differ in %s: %s and %s", acc->first_file,
+			   rd->file, what, a, b);
+	rd->err->detail = "Only reports of the same workload and mode can be merged.";
 	return false;
 }
 
 /* a (the first report's) and b (file's) must be equal; what names them. */
 static bool
-same(const merge_acc *acc, const char *file, const char *what, const json_value *a,
+same(const merge_acc *acc, const merge_reading *rd, const char *what, const json_value *a,
 	 const json_value *b)
 {
 	char		b1[256],
@@ -76,7 +76,7 @@ same(const merge_acc *acc, const char *file, const char *what, const json_value 
 
 	if (json_equal(a, b))
 		return true;
-	return differ(acc, file, what, show(a, b1, sizeof(b1)), show(b, b2, sizeof(b2)));
+	return differ(acc, rd, what, show(a, b1, sizeof(b1)), show(b, b2, sizeof(b2)));
 }
 
 /* ---- the settings -------------------------------------------------------- */
@@ -96,14 +96,14 @@ name_index(const char *const *names, int n, const char *name)
  * with from = 1, null too (index 0).
  */
 static bool
-read_name(const char *file, const json_ref *st, const char *key, const char *const *names,
+read_name(const merge_reading *rd, const json_ref *st, const char *key, const char *const *names,
 		  int from, int n, int *out)
 {
 	const char *s;
 	json_ref	r = json_ref_member(st, key);
 	char		list[128] = "";
 
-	if (!(from > 0 ? merge_str_null(file, st, key, &s) : merge_str(file, st, key, &s)))
+	if (!(from > 0 ? merge_str_null(rd, st, key, &s) : merge_str(rd, st, key, &s)))
 		return false;
 	*out = s == NULL ? 0 : name_index(names, n, s);
 	if (*out >= from || (s == NULL && from > 0))
@@ -111,19 +111,19 @@ read_name(const char *file, const json_ref *st, const char *key, const char *con
 	for (int i = from; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
 				 i == from ? "" : i == n - 1 ? " or " : ", ", names[i]);
-	return merge_bad(file, &r, "\"%s\" is not %s", s, list);
+	return merge_bad(rd, &r, "\"%s\" is not %s", s, list);
 }
 
 /* "settings.percentiles": at most PGB_MAX_PERCENTILES numbers 0 .. 100. */
 static bool
-read_percentiles(const char *file, const json_ref *st, run_config *cfg)
+read_percentiles(const merge_reading *rd, const json_ref *st, run_config *cfg)
 {
 	json_ref	pct;
 
-	if (!merge_container(file, st, "percentiles", JSON_ARRAY, &pct))
+	if (!merge_container(rd, st, "percentiles", JSON_ARRAY, &pct))
 		return false;
 	if (pct.v->n > PGB_MAX_PERCENTILES)
-		return merge_bad(file, &pct, "more than %d percentiles", PGB_MAX_PERCENTILES);
+		return merge_bad(rd, &pct, "more than %d percentiles", PGB_MAX_PERCENTILES);
 	cfg->npercentiles = pct.v->n;
 	for (int i = 0; i < pct.v->n; i++)
 	{
@@ -131,9 +131,9 @@ read_percentiles(const char *file, const json_ref *st, run_config *cfg)
 		double		p = json_num(item.v);
 
 		if (item.v->kind != JSON_NUMBER)
-			return merge_bad(file, &item, "expected a number, found %s", json_kind_name(item.v));
+			return merge_bad(rd, &item, "expected a number, found %s", json_kind_name(item.v));
 		if (!(p >= 0 && p <= 100))
-			return merge_bad(file, &item, "%g is out of range (0 to 100)", p);
+			return merge_bad(rd, &item, "%g is out of range (0 to 100)", p);
 		cfg->percentiles[i] = p;
 	}
 	return true;
@@ -154,7 +154,7 @@ usec_of_msec(double ms)
  * (merge_read.c).
  */
 static bool
-read_settings(merge_acc *acc, const char *file, const json_ref *st, run_config *cfg)
+read_settings(merge_acc *acc, const merge_reading *rd, const json_ref *st, run_config *cfg)
 {
 	int64_t		v[8];
 	bool		present[3];
@@ -164,28 +164,28 @@ read_settings(merge_acc *acc, const char *file, const json_ref *st, run_config *
 	double		limit_ms = 0,
 				rate;
 
-	if (!merge_str(file, st, "transaction_type", &type) ||
-		!merge_int(file, st, "scaling_factor", 0, INT_MAX, &v[0]) ||
-		!read_name(file, st, "partition_method", partition_method_names, 1, 3, &method) ||
-		!merge_int(file, st, "partitions", 0, INT_MAX, &v[1]) ||
-		!read_name(file, st, "query_mode", query_mode_names, 0, 3, &mode) ||
-		!merge_int(file, st, "clients", 1, INT_MAX, &v[2]) ||
-		!merge_int(file, st, "threads", 1, INT_MAX, &v[3]) ||
-		!merge_int(file, st, "max_tries", 0, UINT32_MAX, &v[4]) ||
-		!merge_int_null(file, st, "transactions_per_client", 1, INT_MAX, &v[5], &present[0]) ||
-		!merge_int_null(file, st, "duration_s", 1, INT_MAX, &v[6], &present[1]) ||
-		!merge_num_null(file, st, "rate_tps", 0, INFINITY, &rate, &present[2]) ||
-		!merge_num_null(file, st, "latency_limit_ms", 0, INFINITY, &limit_ms, &present[2]) ||
-		!merge_bool(file, st, "connect_each", &cfg->connect_each) ||
-		!merge_bool(file, st, "failures_detailed", &cfg->failures_detailed) ||
-		!read_percentiles(file, st, cfg) ||
-		!merge_uint64(file, st, "random_seed", &cfg->random_seed))
+	if (!merge_str(rd, st, "transaction_type", &type) ||
+		!merge_int(rd, st, "scaling_factor", 0, INT_MAX, &v[0]) ||
+		!read_name(rd, st, "partition_method", partition_method_names, 1, 3, &method) ||
+		!merge_int(rd, st, "partitions", 0, INT_MAX, &v[1]) ||
+		!read_name(rd, st, "query_mode", query_mode_names, 0, 3, &mode) ||
+		!merge_int(rd, st, "clients", 1, INT_MAX, &v[2]) ||
+		!merge_int(rd, st, "threads", 1, INT_MAX, &v[3]) ||
+		!merge_int(rd, st, "max_tries", 0, UINT32_MAX, &v[4]) ||
+		!merge_int_null(rd, st, "transactions_per_client", 1, INT_MAX, &v[5], &present[0]) ||
+		!merge_int_null(rd, st, "duration_s", 1, INT_MAX, &v[6], &present[1]) ||
+		!merge_num_null(rd, st, "rate_tps", 0, INFINITY, &rate, &present[2]) ||
+		!merge_num_null(rd, st, "latency_limit_ms", 0, INFINITY, &limit_ms, &present[2]) ||
+		!merge_bool(rd, st, "connect_each", &cfg->connect_each) ||
+		!merge_bool(rd, st, "failures_detailed", &cfg->failures_detailed) ||
+		!read_percentiles(rd, st, cfg) ||
+		!merge_uint64(rd, st, "random_seed", &cfg->random_seed))
 		return false;
 	if (v[3] > v[2])
 	{
 		json_ref	r = json_ref_member(st, "threads");
 
-		return merge_bad(file, &r, "%" PRId64 " is above the number of clients (%" PRId64 ")",
+		return merge_bad(rd, &r, "%" PRId64 " is above the number of clients (%" PRId64 ")",
 						 v[3], v[2]);
 	}
 	acc->scale = (int) v[0];
@@ -204,16 +204,16 @@ read_settings(merge_acc *acc, const char *file, const json_ref *st, run_config *
 
 /* "connection" and "server_version", which the merged report repeats. */
 static bool
-read_target(merge_acc *acc, const char *file, const json_ref *doc)
+read_target(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
 	json_ref	c;
 	bool		present;
 	const char *s[4] = {NULL};
 
-	if (!merge_str_null(file, doc, "server_version", &s[0]) ||
-		!merge_container_null(file, doc, "connection", JSON_OBJECT, &c, &present) ||
-		(present && (!merge_str(file, &c, "host", &s[1]) || !merge_str(file, &c, "port", &s[2]) ||
-					 !merge_str(file, &c, "database", &s[3]))))
+	if (!merge_str_null(rd, doc, "server_version", &s[0]) ||
+		!merge_container_null(rd, doc, "connection", JSON_OBJECT, &c, &present) ||
+		(present && (!merge_str(rd, &c, "host", &s[1]) || !merge_str(rd, &c, "port", &s[2]) ||
+					 !merge_str(rd, &c, "database", &s[3]))))
 		return false;
 	snprintf(acc->server_version, sizeof(acc->server_version), "%s", s[0] ? s[0] : "");
 	snprintf(acc->target.host, sizeof(acc->target.host), "%s", s[1] ? s[1] : "");
@@ -227,7 +227,7 @@ read_target(merge_acc *acc, const char *file, const json_ref *doc)
  * (into a scratch run_config) and compared member by member.
  */
 static bool
-settings(merge_acc *acc, const char *file, const json_ref *doc)
+settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
 	json_ref	st = json_ref_member(doc, "settings");
 	json_ref	m = json_ref_member(doc, "merge");
@@ -242,12 +242,12 @@ settings(merge_acc *acc, const char *file, const json_ref *doc)
 	double		interval_s;
 	bool		present;
 
-	if (!merge_int(file, doc, "compat", PGB_COMPAT_MIN, PGB_COMPAT_MAX, &compat) ||
-		!merge_container(file, doc, "settings", JSON_OBJECT, &st) ||
-		!read_settings(first ? acc : &other, file, &st, cfg) ||
-		!merge_int_null(file, &m, "progress_s", 1, INT_MAX, &progress, &present) ||
-		!merge_num(file, &series, "interval_s", 1e-6, INT_MAX, &interval_s) ||
-		!read_target(first ? acc : &other, file, doc))
+	if (!merge_int(rd, doc, "compat", PGB_COMPAT_MIN, PGB_COMPAT_MAX, &compat) ||
+		!merge_container(rd, doc, "settings", JSON_OBJECT, &st) ||
+		!read_settings(first ? acc : &other, rd, &st, cfg) ||
+		!merge_int_null(rd, &m, "progress_s", 1, INT_MAX, &progress, &present) ||
+		!merge_num(rd, &series, "interval_s", 1e-6, INT_MAX, &interval_s) ||
+		!read_target(first ? acc : &other, rd, doc))
 		return false;
 	r[0] = json_ref_member(doc, "compat");
 	r[1] = json_ref_member(&m, "progress_s");
@@ -263,22 +263,22 @@ settings(merge_acc *acc, const char *file, const json_ref *doc)
 		acc->first_progress = *r[1].v;
 		acc->first_interval = *r[2].v;
 		if (!json_clone(&acc->first_settings, st.v))
-			return merge_bad(file, &st, "out of memory");
+			return merge_bad(rd, &st, "out of memory");
 		return true;
 	}
-	if (!same(acc, file, "compat", &acc->first_compat, r[0].v))
+	if (!same(acc, rd, "compat", &acc->first_compat, r[0].v))
 		return false;
 	for (int i = 0; i < (int) PGB_LENGTHOF(same_settings); i++)
-		if (!same(acc, file, same_settings[i], json_get(&acc->first_settings.root, same_settings[i]),
+		if (!same(acc, rd, same_settings[i], json_get(&acc->first_settings.root, same_settings[i]),
 				  json_get(st.v, same_settings[i])))
 			return false;
 	if (json_is_null(json_get(&acc->first_settings.root, "rate_tps")) !=
 		json_is_null(json_get(st.v, "rate_tps")) &&
-		!same(acc, file, "rate_tps", json_get(&acc->first_settings.root, "rate_tps"),
+		!same(acc, rd, "rate_tps", json_get(&acc->first_settings.root, "rate_tps"),
 			  json_get(st.v, "rate_tps")))
 		return false;
-	return same(acc, file, "progress (-P)", &acc->first_progress, r[1].v) &&
-		same(acc, file, "series interval", &acc->first_interval, r[2].v);
+	return same(acc, rd, "progress (-P)", &acc->first_progress, r[1].v) &&
+		same(acc, rd, "series interval", &acc->first_interval, r[2].v);
 }
 
 /* ---- the scripts --------------------------------------------------------- */
@@ -288,15 +288,16 @@ settings(merge_acc *acc, const char *file, const json_ref *doc)
  * null; each command's line checked.  *n: the number of commands.
  */
 static bool
-read_commands(const char *file, const json_ref *s, bool per_command, json_ref *commands, int *n)
+read_commands(const merge_reading *rd, const json_ref *s, bool per_command, json_ref *commands,
+			  int *n)
 {
 	bool		present;
 
 	*n = 0;
-	if (!merge_container_null(file, s, "commands", JSON_ARRAY, commands, &present))
+	if (!merge_container_null(rd, s, "commands", JSON_ARRAY, commands, &present))
 		return false;
 	if (present != per_command)
-		return merge_bad(file, commands, per_command ? "expected an array, as scripts[0].commands"
+		return merge_bad(rd, commands, per_command ? "expected an array, as scripts[0].commands"
 						 : "expected null, as scripts[0].commands");
 	for (int j = 0; present && j < commands->v->n; j++)
 	{
@@ -304,8 +305,8 @@ read_commands(const char *file, const json_ref *s, bool per_command, json_ref *c
 		const char *line;
 
 		if (c.v->kind != JSON_OBJECT)
-			return merge_bad(file, &c, "expected an object, found %s", json_kind_name(c.v));
-		if (!merge_str(file, &c, "line", &line))
+			return merge_bad(rd, &c, "expected an object, found %s", json_kind_name(c.v));
+		if (!merge_str(rd, &c, "line", &line))
 			return false;
 	}
 	*n = present ? commands->v->n : 0;
@@ -335,7 +336,7 @@ setup_script(merge_acc *acc, int i, const json_ref *s, const json_ref *commands,
 
 /* Script i of a later report against the first's. */
 static bool
-same_script(const merge_acc *acc, const char *file, int i, const json_ref *s,
+same_script(const merge_acc *acc, const merge_reading *rd, int i, const json_ref *s,
 			const json_ref *commands, int n)
 {
 	const script *sc = &acc->scripts.scripts[i];
@@ -350,14 +351,14 @@ same_script(const merge_acc *acc, const char *file, int i, const json_ref *s,
 		snprintf(what, sizeof(what), "script %d's name", i + 1);
 		snprintf(a, sizeof(a), "\"%s\"", sc->desc);
 		snprintf(b, sizeof(b), "\"%s\"", name);
-		return differ(acc, file, what, a, b);
+		return differ(acc, rd, what, a, b);
 	}
 	if (sc->weight != weight)
 	{
 		snprintf(what, sizeof(what), "script %d's weight", i + 1);
 		snprintf(a, sizeof(a), "%d", sc->weight);
 		snprintf(b, sizeof(b), "%" PRId64, weight);
-		return differ(acc, file, what, a, b);
+		return differ(acc, rd, what, a, b);
 	}
 	for (int j = 0; j < n && j < sc->ncommands; j++)
 	{
@@ -368,7 +369,7 @@ same_script(const merge_acc *acc, const char *file, int i, const json_ref *s,
 			snprintf(what, sizeof(what), "script %d's command %d", i + 1, j);
 			snprintf(a, sizeof(a), "\"%s\"", sc->commands[j]->first_line);
 			snprintf(b, sizeof(b), "\"%s\"", line);
-			return differ(acc, file, what, a, b);
+			return differ(acc, rd, what, a, b);
 		}
 	}
 	if (n != sc->ncommands)
@@ -376,14 +377,14 @@ same_script(const merge_acc *acc, const char *file, int i, const json_ref *s,
 		snprintf(what, sizeof(what), "script %d's number of commands", i + 1);
 		snprintf(a, sizeof(a), "an array of %d", sc->ncommands);
 		snprintf(b, sizeof(b), "an array of %d", n);
-		return differ(acc, file, what, a, b);
+		return differ(acc, rd, what, a, b);
 	}
 	return true;
 }
 
 /* "scripts": checked; the first report's set up, the others compared. */
 static bool
-scripts(merge_acc *acc, const char *file, const json_ref *doc)
+scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
 	json_ref	list;
 	bool		first = acc->ninstances == 0;
@@ -391,19 +392,18 @@ scripts(merge_acc *acc, const char *file, const json_ref *doc)
 	int64_t		total_weight = 0;
 	int			total_commands = 0;
 
-	if (!merge_container(file, doc, "scripts", JSON_ARRAY, &list))
+	if (!merge_container(rd, doc, "scripts", JSON_ARRAY, &list))
 		return false;
 	if (list.v->n < 1 || list.v->n > PGB_MAX_SCRIPTS)
-		return merge_bad(file, &list, "%d scripts (expected 1 to %d)", list.v->n, PGB_MAX_SCRIPTS);
+		return merge_bad(rd, &list, "%d scripts (expected 1 to %d)", list.v->n, PGB_MAX_SCRIPTS);
 	per_command = !json_is_null(json_get(json_at(list.v, 0), "commands"));
 	if (!first && list.v->n != acc->scripts.nscripts)
 	{
-		diag_error("reports \"%s\" and \"%s\" differ in scripts: %d and %d scripts",
-				   acc->first_file, file, acc->scripts.nscripts, list.v->n);
-		return false;
+		return merge_fail(rd->err, "reports \"%s\" and \"%s\" differ in scripts: %d and %d scripts",
+						  acc->first_file, rd->file, acc->scripts.nscripts, list.v->n);
 	}
 	if (!first && per_command != acc->cfg.per_command)
-		return differ(acc, file, "the per-command report (-r)", acc->cfg.per_command ? "on" : "off",
+		return differ(acc, rd, "the per-command report (-r)", acc->cfg.per_command ? "on" : "off",
 					  per_command ? "on" : "off");
 	for (int i = 0; i < list.v->n; i++)
 	{
@@ -414,29 +414,29 @@ scripts(merge_acc *acc, const char *file, const json_ref *doc)
 		int			n;
 
 		if (s.v->kind != JSON_OBJECT)
-			return merge_bad(file, &s, "expected an object, found %s", json_kind_name(s.v));
-		if (!merge_str(file, &s, "name", &name) ||
-			!merge_int(file, &s, "weight", 0, INT_MAX, &weight) ||
-			!read_commands(file, &s, per_command, &commands, &n))
+			return merge_bad(rd, &s, "expected an object, found %s", json_kind_name(s.v));
+		if (!merge_str(rd, &s, "name", &name) ||
+			!merge_int(rd, &s, "weight", 0, INT_MAX, &weight) ||
+			!read_commands(rd, &s, per_command, &commands, &n))
 			return false;
 		total_weight += weight;
 		if (n > MERGE_MAX_COMMANDS - total_commands)
-			return merge_bad(file, &list, "more than %d commands in all", MERGE_MAX_COMMANDS);
+			return merge_bad(rd, &list, "more than %d commands in all", MERGE_MAX_COMMANDS);
 		total_commands += n;
 		if (first)
 			setup_script(acc, i, &s, &commands, n);
-		else if (!same_script(acc, file, i, &s, &commands, n))
+		else if (!same_script(acc, rd, i, &s, &commands, n))
 			return false;
 	}
 	if (total_weight == 0)
-		return merge_bad(file, &list, "the weights add up to 0");
+		return merge_bad(rd, &list, "the weights add up to 0");
 	acc->cfg.per_command = per_command;
 	return true;
 }
 
 /* The accumulator's statistics, for the first report's layout. */
 static bool
-setup_stats(merge_acc *acc, const char *file)
+setup_stats(merge_acc *acc, const merge_reading *rd)
 {
 	json_ref	root = {0};
 
@@ -445,16 +445,16 @@ setup_stats(merge_acc *acc, const char *file)
 	if (!stats_run_init(&acc->stats, acc->scripts.nscripts, acc->cfg.total_commands) ||
 		!stats_run_enable_hist(&acc->stats, acc->cfg.per_script_stats) ||
 		!stats_run_enable_report(&acc->stats, acc->cfg.series_interval, NULL, acc->cfg.per_command))
-		return merge_bad(file, &root, "out of memory");
+		return merge_bad(rd, &root, "out of memory");
 	return true;
 }
 
 bool
-merge_workload(merge_acc *acc, const char *file, const json_ref *doc)
+merge_workload(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
-	if (!settings(acc, file, doc) || !scripts(acc, file, doc))
+	if (!settings(acc, rd, doc) || !scripts(acc, rd, doc))
 		return false;
-	return acc->ninstances > 0 || setup_stats(acc, file);
+	return acc->ninstances > 0 || setup_stats(acc, rd);
 }
 
 void
