@@ -603,7 +603,7 @@ worker_main(void *arg)
 	pthread_barrier_wait(&sh->barrier);
 	/* a signal during the wait ends the run as interrupted, not failed */
 	if (sh->rendezvous != NULL &&
-		!rendezvous_pass(sh->rendezvous, !atomic_load(&sh->setup_failed)) &&
+		rendezvous_pass(sh->rendezvous, !atomic_load(&sh->setup_failed)) != RENDEZVOUS_OK &&
 		interrupt_signal() == 0)
 		atomic_store(&sh->setup_failed, true);
 

@@ -1,17 +1,17 @@
 /*
  * rendezvous.c — --rendezvous: instances that start their measured phase
  * at one server-clock instant, agreed through advisory locks, pg_locks and
- * LISTEN/NOTIFY (the protocol is described in rendezvous.h).
+ * LISTEN/NOTIFY (the protocol is described in rendezvous.h): the libpq
+ * calls that feed rendezvous_proto.c's decisions, and the waiting.
+ * Failures fill the caller's rendezvous_error; nothing here prints one.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
 #include "pgbench/fleet/rendezvous.h"
 
@@ -21,40 +21,26 @@
 #define RV_DONE 2				/* the start is known */
 #define RV_FAILED (-1)			/* timed out, or the run is off */
 
-/* The second halves of the advisory lock keys. */
-#define KEY_STARTED 0
-#define KEY_READY 1
-#define KEY_SLOT0 2				/* the join query writes it as "2 + i" */
-
-/* Round trips of the clock measurement; the shortest is kept. */
-#define CLOCK_SAMPLES 7
+/* The join query writes slot i's key as "2 + i". */
+_Static_assert(RVPROTO_KEY_SLOT0 == 2, "the join query's slot keys");
 
 /* How often the leader counts the ready members, in us. */
 #define POLL_US 20000
 
-/* The longest a member waits before it looks for a signal, in us. */
-#define CHECK_US 100000
-
-/* How often a wait says what it waits for; a shorter one says nothing. */
-#define TELL_US INT64_C(5000000)
-
 #define SERVER_NOW_US "(extract(epoch FROM clock_timestamp()) * 1000000)::int8"
 
-/* 31-bit FNV-1a of the group name: the first half of every key. */
-static int32_t
-name_key(const char *name)
+/* The server's message (PQerrorMessage) as the failure. */
+static void
+fail_server(rendezvous *rv)
 {
-	uint32_t	h = 2166136261u;
-
-	for (const unsigned char *p = (const unsigned char *) name; *p != '\0'; p++)
-		h = (h ^ *p) * 16777619u;
-	return (int32_t) (h & 0x7fffffff);
+	rvproto_fail(rv->err, "rendezvous \"%s\": %s", rv->info.group, PQerrorMessage(rv->conn));
 }
 
 /*
  * Run sql with nparams (0 to 2) integer parameters, $1 the key, $2 arg2, and
  * return the first value of the first row as an int64 in *out (NULL: not
- * wanted).  Prints the server's message and returns false on an error.
+ * wanted; rvproto_value's reading).  Returns false with the server's
+ * message in rv->err on an error.
  */
 static bool
 query_int(rendezvous *rv, const char *sql, int nparams, int64_t arg2, int64_t *out)
@@ -70,14 +56,10 @@ query_int(rendezvous *rv, const char *sql, int nparams, int64_t arg2, int64_t *o
 	res = PQexecParams(rv->conn, sql, nparams, NULL, values, NULL, NULL, 0);
 	ok = PQresultStatus(res) == PGRES_TUPLES_OK || PQresultStatus(res) == PGRES_COMMAND_OK;
 	if (!ok)
-		diag_error("rendezvous \"%s\": %s", rv->info.group, PQerrorMessage(rv->conn));
+		fail_server(rv);
 	else if (out != NULL)
-	{
-		const char *v = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0) ? PQgetvalue(res, 0, 0) : "-1";
-
-		/* booleans come as "t" / "f" */
-		*out = v[0] == 't' ? 1 : v[0] == 'f' ? 0 : strtoll(v, NULL, 10);
-	}
+		*out = rvproto_value(PQntuples(res) > 0 && !PQgetisnull(res, 0, 0)
+							 ? PQgetvalue(res, 0, 0) : NULL);
 	PQclear(res);
 	return ok;
 }
@@ -90,24 +72,21 @@ query_int(rendezvous *rv, const char *sql, int nparams, int64_t arg2, int64_t *o
 static bool
 measure_offset(rendezvous *rv)
 {
-	rv->info.clock_rtt_us = INT64_MAX;
-	for (int i = 0; i < CLOCK_SAMPLES; i++)
+	rvproto_clock clock;
+
+	rvproto_clock_init(&clock);
+	for (int i = 0; i < RVPROTO_CLOCK_SAMPLES; i++)
 	{
 		pg_time_usec_t t0 = pgb_time_now();
 		int64_t		server;
-		pg_time_usec_t t1;
 
 		if (!query_int(rv, "SELECT " SERVER_NOW_US, 0, 0, &server))
 			return false;
-		t1 = pgb_time_now();
-		if (t1 - t0 < rv->info.clock_rtt_us)
-		{
-			rv->info.clock_rtt_us = t1 - t0;
-			rv->offset_mono = server - (t0 + t1) / 2;
-		}
+		rvproto_clock_add(&clock, t0, server, pgb_time_now());
 	}
-	/* as epoch times: the server's minus ours */
-	rv->info.clock_offset_us = rv->offset_mono - pgb_time_to_epoch(0);
+	rv->info.clock_rtt_us = clock.rtt_us;
+	rv->offset_mono = clock.offset_mono;
+	rv->info.clock_offset_us = rvproto_epoch_offset(&clock, pgb_time_to_epoch(0));
 	return true;
 }
 
@@ -124,35 +103,25 @@ count_holders(rendezvous *rv, int64_t key2, int64_t *n)
 					 2, key2, n);
 }
 
-/* Whether the leader holds "started": the group is already running. */
-static bool
-group_started(rendezvous *rv, bool *started)
-{
-	int64_t		free_now;
-
-	if (!query_int(rv,
-				   "SELECT CASE WHEN pg_catalog.pg_try_advisory_lock_shared($1::int4, $2::int4)"
-				   " THEN pg_catalog.pg_advisory_unlock_shared($1::int4, $2::int4) ELSE false END",
-				   2, KEY_STARTED, &free_now))
-		return false;
-	*started = free_now == 0;
-	return true;
-}
-
-/* LISTEN, then the first free slot; refuse a late or surplus joiner. */
+/*
+ * LISTEN, then the lock answers: the first free slot, and whether
+ * "started" is free (1; 0: the leader holds it, the group runs).
+ * rvproto_join_decide refuses a late or surplus joiner.
+ */
 static bool
 join(rendezvous *rv)
 {
 	char		sql[128];
 	PGresult   *res;
 	int64_t		slot;
-	bool		started;
+	int64_t		started_free;
+	rvproto_join j;
 
 	snprintf(sql, sizeof(sql), "LISTEN %s", rv->channel);
 	res = PQexec(rv->conn, sql);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
-		diag_error("rendezvous \"%s\": %s", rv->info.group, PQerrorMessage(rv->conn));
+		fail_server(rv);
 		PQclear(res);
 		return false;
 	}
@@ -162,27 +131,23 @@ join(rendezvous *rv)
 				   " WHERE pg_catalog.pg_try_advisory_lock($1::int4, 2 + i)"
 				   " LIMIT 1",
 				   2, rv->info.size, &slot) ||
-		!group_started(rv, &started))
+		!query_int(rv,
+				   "SELECT CASE WHEN pg_catalog.pg_try_advisory_lock_shared($1::int4, $2::int4)"
+				   " THEN pg_catalog.pg_advisory_unlock_shared($1::int4, $2::int4) ELSE false END",
+				   2, RVPROTO_KEY_STARTED, &started_free))
 		return false;
-	if (started)
+	j = rvproto_join_decide(slot, started_free, rv->info.size, &rv->info.member);
+	if (j != RVPROTO_JOINED)
 	{
-		diag_error("rendezvous \"%s\" has already started: this instance came too late",
-				   rv->info.group);
+		rvproto_join_error(j, rv->info.group, rv->info.size, rv->err);
 		return false;
 	}
-	if (slot < 0)
-	{
-		diag_error("rendezvous \"%s\" is full: %d instances have joined it already",
-				   rv->info.group, rv->info.size);
-		return false;
-	}
-	rv->info.member = (int) slot;
 	return true;
 }
 
-bool
+rendezvous_status
 rendezvous_open(rendezvous *rv, const conn_params *params, const char *name, int size,
-				int timeout_s)
+				int timeout_s, rendezvous_error *err)
 {
 	char		errbuf[1024];
 
@@ -193,26 +158,30 @@ rendezvous_open(rendezvous *rv, const conn_params *params, const char *name, int
 	rv->info.size = size;
 	rv->info.member = -1;
 	rv->timeout_s = timeout_s;
-	rv->deadline = pgb_time_now() + (pg_time_usec_t) timeout_s * 1000000;
-	rv->key = name_key(name);
-	snprintf(rv->channel, sizeof(rv->channel), "pgbench_rendezvous_%08" PRIx32, (uint32_t) rv->key);
+	rv->err = err;
+	rv->deadline = rvproto_deadline(pgb_time_now(), timeout_s);
+	rv->key = rvproto_name_key(name);
+	rvproto_channel(rv->key, rv->channel, sizeof(rv->channel));
 	rv->conn = conn_open(params, errbuf, sizeof(errbuf));
 	if (rv->conn == NULL)
 	{
 		/* errbuf "": a signal, which the run's ending tells */
-		if (errbuf[0] != '\0')
-			diag_error("rendezvous \"%s\": %s", name, errbuf);
-		return false;
+		if (errbuf[0] == '\0')
+			return RENDEZVOUS_STOPPED;
+		rvproto_fail(err, "rendezvous \"%s\": %s", name, errbuf);
+		return RENDEZVOUS_FAILED;
 	}
-	return measure_offset(rv) && join(rv);
+	return measure_offset(rv) && join(rv) ? RENDEZVOUS_OK : RENDEZVOUS_FAILED;
 }
 
 void
-rendezvous_bind(rendezvous *rv, pg_time_usec_t *start, pg_time_usec_t *end, int duration_s)
+rendezvous_bind(rendezvous *rv, pg_time_usec_t *start, pg_time_usec_t *end, int duration_s,
+				rendezvous_error *err)
 {
 	rv->start_target = start;
 	rv->end_target = end;
 	rv->duration_s = duration_s;
+	rv->err = err;
 }
 
 /* Sleep until the monotonic instant at (us). */
@@ -225,175 +194,229 @@ sleep_until(pg_time_usec_t at)
 		;
 }
 
-/* The timeout's message: how many arrived. */
+/*
+ * The timeout's failure: how many arrived.  Should counting them fail, the
+ * server's message is the failure (the first thing wrong).
+ */
 static void
-report_timeout(rendezvous *rv)
+fail_timeout(rendezvous *rv)
 {
 	int64_t		ready = -1;
 
-	(void) count_holders(rv, KEY_READY, &ready);
-	diag_error("rendezvous \"%s\" timed out after %d s: %" PRId64 " of %d instances were ready",
-			   rv->info.group, rv->timeout_s, ready, rv->info.size);
+	if (count_holders(rv, RVPROTO_KEY_READY, &ready))
+		rvproto_timeout_error(rv->info.group, rv->timeout_s, ready, rv->info.size, rv->err);
 }
 
 /*
- * Every TELL_US of waiting, on stderr: how many are ready (ready < 0: count
- * them now) and how long is left.  *next_at: when to tell next.
+ * The waiting line, when rvproto_tell_due says it is time (*next_at):
+ * how many are ready (ready < 0: count them now) and how long is left.
+ * It is progress, not an error: written here, when it is true, to stderr
+ * (one fputs of the whole line, so it does not interleave).  false when
+ * the count failed (rv->err filled).
  */
 static bool
 tell_waiting(rendezvous *rv, int64_t ready, pg_time_usec_t now, pg_time_usec_t *next_at)
 {
-	pg_time_usec_t left = rv->deadline - now;
+	char		line[RENDEZVOUS_MAX_NAME + 128];
 
-	if (now < *next_at)
+	if (!rvproto_tell_due(now, next_at))
 		return true;
-	*next_at = now + TELL_US;
-	if (ready < 0 && !count_holders(rv, KEY_READY, &ready))
+	if (ready < 0 && !count_holders(rv, RVPROTO_KEY_READY, &ready))
 		return false;
-	fprintf(stderr, "waiting at rendezvous \"%s\": %" PRId64 " of %d ready, %" PRId64 " s left\n",
-			rv->info.group, ready, rv->info.size,
-			(int64_t) ((left > 0 ? left : 0) + 999999) / 1000000);
+	rvproto_waiting_line(line, sizeof(line), rv->info.group, ready, rv->info.size, now,
+						 rv->deadline);
+	fputs(line, stderr);
 	fflush(stderr);
 	return true;
 }
 
-/* The leader: until N are ready, then take "started" and announce. */
-static bool
-lead(rendezvous *rv, int64_t *instant)
+/* An announced start (text: untrusted), as rvproto_read_instant reads it. */
+static rendezvous_status
+take_instant(rendezvous *rv, const char *text)
+{
+	int64_t		instant;
+	pg_time_usec_t start;
+	rvproto_instant r = rvproto_read_instant(text, rv->offset_mono, pgb_time_now(), &instant,
+											 &start);
+
+	if (r != RVPROTO_INSTANT_OK)
+	{
+		rvproto_instant_error(r, rv->info.group, rv->err);
+		return RENDEZVOUS_FAILED;
+	}
+	rv->info.start_server_us = instant;
+	rv->start_mono = start;
+	return RENDEZVOUS_OK;
+}
+
+/* The leader, until N are ready (or the wait is over). */
+static rendezvous_status
+wait_ready(rendezvous *rv)
 {
 	int64_t		ready = 0;
-	char		margin[24];
-	const char *values[2] = {rv->channel, margin};
-	PGresult   *res;
-	bool		ok;
-	pg_time_usec_t tell_at = pgb_time_now() + TELL_US;
+	pg_time_usec_t tell_at = pgb_time_now() + RVPROTO_TELL_US;
 
 	for (;;)
 	{
 		pg_time_usec_t now;
 
-		if (interrupt_signal() != 0 || !count_holders(rv, KEY_READY, &ready))
-			return false;
-		if (ready >= rv->info.size)
-			break;
+		if (interrupt_signal() != 0)
+			return RENDEZVOUS_STOPPED;
+		if (!count_holders(rv, RVPROTO_KEY_READY, &ready))
+			return RENDEZVOUS_FAILED;
+		if (rvproto_group_ready(ready, rv->info.size))
+			return RENDEZVOUS_OK;
 		now = pgb_time_now();
-		if (now >= rv->deadline)
+		if (rvproto_timed_out(now, rv->deadline))
 		{
-			report_timeout(rv);
-			return false;
+			fail_timeout(rv);
+			return RENDEZVOUS_FAILED;
 		}
-		tell_waiting(rv, ready, now, &tell_at);
+		(void) tell_waiting(rv, ready, now, &tell_at);
 		sleep_until(now + POLL_US);
 	}
-	if (!query_int(rv, "SELECT pg_catalog.pg_advisory_lock($1::int4, $2::int4)", 2, KEY_STARTED,
-				   NULL))
-		return false;
+}
+
+/* The leader: until N are ready, then take "started" and announce. */
+static rendezvous_status
+lead(rendezvous *rv)
+{
+	char		margin[24];
+	const char *values[2] = {rv->channel, margin};
+	PGresult   *res;
+	rendezvous_status st = wait_ready(rv);
+
+	if (st != RENDEZVOUS_OK)
+		return st;
+	if (!query_int(rv, "SELECT pg_catalog.pg_advisory_lock($1::int4, $2::int4)", 2,
+				   RVPROTO_KEY_STARTED, NULL))
+		return RENDEZVOUS_FAILED;
 	snprintf(margin, sizeof(margin), "%" PRId64, RENDEZVOUS_MARGIN_US);
 	res = PQexecParams(rv->conn,
 					   "SELECT v, pg_catalog.pg_notify($1, v::text)"
 					   " FROM (SELECT " SERVER_NOW_US " + $2::int8 AS v) AS s",
 					   2, NULL, values, NULL, NULL, 0);
-	ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
-	if (ok)
-		*instant = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		st = take_instant(rv, PQgetvalue(res, 0, 0));
 	else
-		diag_error("rendezvous \"%s\": %s", rv->info.group, PQerrorMessage(rv->conn));
+	{
+		fail_server(rv);
+		st = RENDEZVOUS_FAILED;
+	}
 	PQclear(res);
-	return ok;
+	return st;
+}
+
+/*
+ * The notifications that came: the first on our channel is the leader's
+ * announcement (*taken true, its reading returned); others are dropped.
+ */
+static rendezvous_status
+read_notifies(rendezvous *rv, bool *taken)
+{
+	PGnotify   *n;
+	rendezvous_status st = RENDEZVOUS_OK;
+
+	*taken = false;
+	while (!*taken && (n = PQnotifies(rv->conn)) != NULL)
+	{
+		if (strcmp(n->relname, rv->channel) == 0)
+		{
+			*taken = true;
+			st = take_instant(rv, n->extra);
+		}
+		PQfreemem(n);
+	}
+	return st;
 }
 
 /* A member: wait for the leader's notification on the channel. */
-static bool
-follow(rendezvous *rv, int64_t *instant)
+static rendezvous_status
+follow(rendezvous *rv)
 {
-	pg_time_usec_t tell_at = pgb_time_now() + TELL_US;
+	pg_time_usec_t tell_at = pgb_time_now() + RVPROTO_TELL_US;
 
 	for (;;)
 	{
-		PGnotify   *n;
 		struct pollfd pfd = {.fd = PQsocket(rv->conn), .events = POLLIN};
 		pg_time_usec_t now = pgb_time_now();
-		pg_time_usec_t left = rv->deadline - now;
+		rendezvous_status st;
+		bool		taken;
 
 		if (!PQconsumeInput(rv->conn))
 		{
-			diag_error("rendezvous \"%s\": %s", rv->info.group, PQerrorMessage(rv->conn));
-			return false;
+			fail_server(rv);
+			return RENDEZVOUS_FAILED;
 		}
-		while ((n = PQnotifies(rv->conn)) != NULL)
+		st = read_notifies(rv, &taken);
+		if (taken)
+			return st;
+		if (rvproto_timed_out(now, rv->deadline))
 		{
-			bool		ours = strcmp(n->relname, rv->channel) == 0;
-
-			if (ours)
-				*instant = strtoll(n->extra, NULL, 10);
-			PQfreemem(n);
-			if (ours)
-				return true;
+			fail_timeout(rv);
+			return RENDEZVOUS_FAILED;
 		}
-		if (left <= 0)
+		if (interrupt_signal() != 0)
+			return RENDEZVOUS_STOPPED;
+		if (!tell_waiting(rv, -1, now, &tell_at))
+			return RENDEZVOUS_FAILED;
+		if (poll(&pfd, 1, rvproto_poll_ms(rv->deadline - now)) < 0 && errno != EINTR)
 		{
-			report_timeout(rv);
-			return false;
-		}
-		if (interrupt_signal() != 0 || !tell_waiting(rv, -1, now, &tell_at))
-			return false;
-		if (left > CHECK_US)
-			left = CHECK_US;
-		if (poll(&pfd, 1, (int) (left / 1000) + 1) < 0 && errno != EINTR)
-		{
-			diag_error("rendezvous \"%s\": poll failed: %s", rv->info.group, strerror(errno));
-			return false;
+			rvproto_fail(rv->err, "rendezvous \"%s\": poll failed: %s", rv->info.group,
+						 strerror(errno));
+			return RENDEZVOUS_FAILED;
 		}
 	}
 }
 
 /* The first thread at the gate: ready, then wait for the group. */
-static bool
+static rendezvous_status
 wait_for_group(rendezvous *rv)
 {
-	int64_t		instant = 0;
+	rendezvous_status st;
 
 	if (!query_int(rv, "SELECT pg_catalog.pg_advisory_lock_shared($1::int4, $2::int4)",
-				   2, KEY_READY, NULL))
-		return false;
-	if (!(rv->info.member == 0 ? lead(rv, &instant) : follow(rv, &instant)))
-		return false;
-	rv->info.start_server_us = instant;
-	rv->start_mono = instant - rv->offset_mono;
+				   2, RVPROTO_KEY_READY, NULL))
+		return RENDEZVOUS_FAILED;
+	st = rv->info.member == 0 ? lead(rv) : follow(rv);
+	if (st != RENDEZVOUS_OK)
+		return st;
 	if (rv->start_target != NULL)
 		*rv->start_target = rv->start_mono;
 	if (rv->end_target != NULL && rv->duration_s > 0)
-		*rv->end_target = rv->start_mono + (pg_time_usec_t) rv->duration_s * 1000000;
-	return true;
+		*rv->end_target = rvproto_end(rv->start_mono, rv->duration_s);
+	return RENDEZVOUS_OK;
 }
 
-bool
+rendezvous_status
 rendezvous_pass(rendezvous *rv, bool go)
 {
-	int			state;
+	rendezvous_status result;
 
 	pthread_mutex_lock(&rv->lock);
 	if (rv->state == RV_WAITING)
 	{
 		rv->state = go ? RV_BUSY : RV_FAILED;
+		rv->result = RENDEZVOUS_STOPPED;
 		if (go)
 		{
 			/* the waiting is done outside the lock; the others wait on cond */
 			pthread_mutex_unlock(&rv->lock);
-			go = wait_for_group(rv);
+			result = wait_for_group(rv);
 			pthread_mutex_lock(&rv->lock);
-			rv->state = go ? RV_DONE : RV_FAILED;
+			rv->result = result;
+			rv->state = result == RENDEZVOUS_OK ? RV_DONE : RV_FAILED;
 		}
 		pthread_cond_broadcast(&rv->cond);
 	}
 	while (rv->state == RV_BUSY)
 		pthread_cond_wait(&rv->cond, &rv->lock);
-	state = rv->state;
+	result = rv->result;
 	pthread_mutex_unlock(&rv->lock);
-	if (state != RV_DONE)
-		return false;
+	if (result != RENDEZVOUS_OK)
+		return result;
 	sleep_until(rv->start_mono);
-	return true;
+	return RENDEZVOUS_OK;
 }
 
 pg_time_usec_t

@@ -60,6 +60,7 @@ typedef struct bench_state
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
+	rendezvous_error rv_error;	/* why the rendezvous failed; "": it did not */
 	char		run_id[RANDOM_RUN_ID_LEN + 1];	/* the reports' identity; "":
 												 * no random bytes */
 } bench_state;
@@ -516,6 +517,20 @@ free_state(bench_state *bs)
 
 /* ---- the run and after -------------------------------------------------- */
 
+/*
+ * The rendezvous's failure, if any (rendezvous_open's, or the wait's in
+ * rendezvous_pass, told after the workers are joined): the words it would
+ * have printed where it failed; nothing after a signal, which the ending
+ * tells.  The first error printed, it is also the reason the report files
+ * give (diag_first_error).
+ */
+static void
+report_rendezvous_error(const bench_state *bs)
+{
+	if (bs->rv_error.message[0] != '\0')
+		diag_error("%s", bs->rv_error.message);
+}
+
 /* -P: the gate the timer waits on, and what it reads of each worker. */
 static bool
 init_progress(bench_state *bs)
@@ -853,14 +868,21 @@ bench_run(const pgb_options *opts)
 		goto done;
 	if (bs.cfg.rendezvous_name != NULL)
 	{
-		if (!rendezvous_open(&bs.rv, &bs.cfg.params, bs.cfg.rendezvous_name,
-							 bs.cfg.rendezvous_size, bs.cfg.rendezvous_timeout))
+		if (rendezvous_open(&bs.rv, &bs.cfg.params, bs.cfg.rendezvous_name,
+							bs.cfg.rendezvous_size, bs.cfg.rendezvous_timeout,
+							&bs.rv_error) != RENDEZVOUS_OK)
+		{
+			report_rendezvous_error(&bs);
 			goto done;
-		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time, bs.cfg.duration);
+		}
+		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time, bs.cfg.duration,
+						&bs.rv_error);
 		bs.shared.rendezvous = &bs.rv;
 	}
 	if (!run_workers(&bs, &start_time))
 		goto done;
+	/* a failed wait at the rendezvous, before anything the ending prints */
+	report_rendezvous_error(&bs);
 
 	if (atomic_load(&bs.shared.setup_failed))
 	{
