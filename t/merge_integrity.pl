@@ -175,6 +175,39 @@ tampered('solo.json', 'i1.json', sub { delete $_[0]{run_id}; $_[0]{rendezvous} =
 ($rc, $out, $err) = pgbench([ '--merge-reports', 'solo.json', 'solo.json' ]);
 is($rc, 0, 'an old report of no fleet, twice: not detectable, merged (doc/fleet.md says so)');
 
+# ---- a hostile announcement -------------------------------------------------------------
+# Anyone who may connect may NOTIFY on a group's channel: a follower must
+# refuse a payload that is not a start instant (it once spun there, deaf to
+# SIGTERM), exit 1 with its message, and leave its report.  Two of a group
+# of three wait (the leader never announces); the channel's key is the
+# first key of the group's advisory locks.
+{
+	my (@h, @o, @e);
+	for my $n (0 .. 1)
+	{
+		($o[$n], $e[$n]) = ('', '');
+		push @h, IPC::Run::start(
+			[ $pgbench, '-n', '-S', '-c', '1', '-t', '5', '--rendezvous=hostile:3',
+				'--rendezvous-timeout=120', "--report-json=h$n.json" ],
+			'<', \undef, '>', \$o[$n], '2>', \$e[$n], IPC::Run::timeout(180));
+		# the second joins once the first holds slot 0: it is then the follower
+		PgbTest::poll_until(sub {
+			$node->psql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid >= 2 AND granted})
+			  == $n + 1 }, 60) or BAIL_OUT("member $n did not join");
+	}
+	my $key = $node->psql(q{SELECT DISTINCT classid FROM pg_locks WHERE locktype = 'advisory'});
+	my $channel = sprintf('pgbench_rendezvous_%08x', $key);
+	$node->psql(qq{NOTIFY $channel, 'not an instant'});
+	$h[1]->finish;
+	is($? >> 8, 1, 'a follower sent a hostile announcement: exit status 1');
+	is($e[1], qq{pgbench: error: rendezvous "hostile": refused an announcement that is not a start instant\n},
+		'... with its message alone');
+	is(slurp_json('h1.json')->{outcome}, 'failed-to-start', '... and its report says it never started');
+	$h[0]->signal('TERM');
+	$h[0]->finish;
+	is($? >> 8, 143, 'the leader still waiting ends on SIGTERM');
+}
+
 # ---- mixing groups and single runs --------------------------------------------------------
 
 ($rc, $out, $err) = pgbench([ '-n', '-S', '-c', '1', '-t', '20', '--report-json=single.json' ], env => \%env);
