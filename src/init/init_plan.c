@@ -538,7 +538,7 @@ static const init_plan_fn init_plan_fns[PGB_LENGTHOF(init_step_table)] = {
 init_plan_status
 init_plan_parse_steps(const char *steps, init_step_list *list, init_plan_error *err)
 {
-	list->steps = pgb_malloc(sizeof(*list->steps) * (strlen(steps) + 1));
+	list->steps = pgb_malloc(sizeof(const init_step_info *) * (strlen(steps) + 1));
 	list->n = 0;
 	for (const char *c = steps; *c != '\0'; c++)
 	{
