@@ -15,7 +15,7 @@ my $print_graph = grep { $_ eq '--graph' } @ARGV;
 my %units = map { m{/(\w+)\.h$} ? ($1 => 1) : () } glob("$top/include/pgbench/*/*.h");
 
 # Headers private to one unit (its files share them; nobody else may).
-my %internal = (options_table => 'options', client_int => 'client');
+my %internal = (options_table => 'options', client_int => 'client', init_plan => 'init');
 
 sub unit_of
 {

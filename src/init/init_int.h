@@ -1,8 +1,9 @@
 /*
  * init_int.h — what the files of the init unit share among themselves;
  * not part of the unit's contract, which is init.h.  The files are layers
- * and call only downwards: init.c (the steps) -> init_parallel.c (their
- * -j N variants) -> init_base.c (cancellation, statements, progress lines).
+ * and call only downwards: init.c (the executor) -> init_plan.c (the
+ * planner, pure) and init_parallel.c (the -j N batches) -> init_base.c
+ * (cancellation, statements, progress lines).
  */
 #ifndef PGBENCH_INIT_INT_H
 #define PGBENCH_INIT_INT_H
@@ -12,6 +13,7 @@
 #include <libpq-fe.h>
 
 #include "pgbench/init/init_copy.h"
+#include "pgbench/init/init_plan.h"
 #include "pgbench/cli/options.h"
 
 struct ipar_pool;
@@ -72,15 +74,18 @@ void		init_progress_end(const init_progress *prog);
 /* ---- init_parallel.c ---- */
 
 /*
- * The parallel variants of the steps, for -j N > 1.
- * ipar_generate_client and ipar_generate_server load a partitioned
- * pgbench_accounts after the sequential part of step g/G has truncated the
- * tables and loaded the small ones (committed).
+ * Opens the -j N connections (conns[0] is ctx->conn), once; later calls do
+ * nothing.  False after printing why one failed.
  */
-bool		ipar_generate_client(init_ctx *ctx);
-bool		ipar_generate_server(init_ctx *ctx);
-bool		ipar_vacuum(init_ctx *ctx);
-bool		ipar_primary_keys(init_ctx *ctx);
+bool		ipar_open(init_ctx *ctx);
+
+/*
+ * Runs the items[0..nitems) of one batch of a plan (SQL or COPY items) at
+ * once over the -j N connections, opening them first if need be; a COPY
+ * batch has one set of progress lines for its table.  False after printing
+ * the first failure.
+ */
+bool		ipar_run_batch(init_ctx *ctx, const init_item *items, int nitems);
 
 /* Closes the connections of the pool, if any. */
 void		ipar_close(init_ctx *ctx);

@@ -1,30 +1,15 @@
 /*
- * init_parallel.c — the steps g, G, v and p with -j N > 1 (our extension:
- * pgbench refuses -j in initialization mode): N connections at once.
+ * init_parallel.c — the batches of initialization mode's plans (-j N > 1,
+ * our extension: pgbench refuses -j in initialization mode): the items of
+ * a batch (init_plan.h) run at once on N connections, opened by the first
+ * batch or question that needs them and kept until the end.
  *
- * Step g/G: an ordinary pgbench_accounts is loaded as with -j 1, by one
- * connection in the truncating transaction (COPY FREEZE for g): several
- * COPYs into one heap contend instead of going faster, and could not
- * freeze the rows.  A partitioned one (never frozen by pgbench) is loaded
- * after the sequential part (init.c) has truncated the four tables, loaded
- * the small ones and committed: in N ranges of whole branches, each by its
- * own connection and transaction, through the parent as pgbench does (COPY
- * for g, INSERT ... SELECT generate_series for G).
+ * What the batches hold is the planner's (init_plan.c): the ranges of a
+ * partitioned pgbench_accounts (COPY for g, INSERT ... SELECT for G), each
+ * table's or partition's VACUUM for v, the primary keys for p.
  *
- * Step v: the VACUUM ANALYZE of each table runs concurrently.  A
- * partitioned pgbench_accounts has each partition vacuumed concurrently
- * with the others, then "analyze pgbench_accounts", which on the server
- * analyzes the parent and, one after another, each partition (up to 17
- * ANALYZE always recurses into the partitions): the statistics end as
- * pgbench's "vacuum analyze pgbench_accounts" leaves them, each partition
- * vacuumed once and analyzed once, after its vacuum.
- *
- * Step p: the three primary keys are built concurrently; a partitioned
- * pgbench_accounts gets each partition's key first (concurrently), then
- * the parent's, which attaches them.  No server setting is changed.
- *
- * The progress lines are pgbench's, one line for the whole table; failures
- * print the first failed statement only.
+ * The progress lines of a COPY batch are pgbench's, one line per 100000
+ * rows of the whole table; failures print the first failed statement only.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -43,28 +28,6 @@
 /* Progress lines come every this many rows, as pgbench's. */
 #define IPAR_PROGRESS_ROWS 100000
 
-typedef enum ipar_job_kind
-{
-	IPAR_SQL,					/* run sql */
-	IPAR_COPY,					/* COPY pgbench_accounts rows first..first+count-1 */
-} ipar_job_kind;
-
-typedef struct ipar_job
-{
-	ipar_job_kind kind;
-	char	   *sql;			/* IPAR_SQL: owned */
-	int64_t		first;			/* IPAR_COPY */
-	int64_t		count;
-} ipar_job;
-
-/* A growable list of jobs. */
-typedef struct ipar_jobs
-{
-	ipar_job   *items;
-	int			n;
-	int			cap;
-} ipar_jobs;
-
 /* The connections, opened by the first parallel step and kept until the end. */
 struct ipar_pool
 {
@@ -73,115 +36,30 @@ struct ipar_pool
 	int			nconns;
 };
 
-/* One parallel step: workers take jobs in order until none is left. */
+/* One batch: workers take its items in order until none is left. */
 typedef struct ipar_run
 {
 	const init_ctx *ctx;
-	const ipar_jobs *jobs;
-	init_progress *prog;		/* COPY jobs' progress lines; may be NULL */
+	const init_item *items;		/* the batch: SQL and COPY items */
+	int			nitems;
+	init_progress *prog;		/* COPY items' progress lines; may be NULL */
 	pthread_mutex_t lock;		/* guards the fields below */
 	int			next;			/* the next job to take */
 	bool		failed;			/* a job failed: take no more, report no more */
-	int64_t		done;			/* rows of all COPY jobs so far */
+	int64_t		done;			/* rows of all COPY items so far */
 } ipar_run;
 
 typedef struct ipar_worker
 {
 	ipar_run   *run;
 	PGconn	   *conn;
-	int64_t		reported;		/* rows of the current COPY job counted in run->done */
+	int64_t		reported;		/* rows of the current COPY item counted in run->done */
 	pthread_t	thread;
 } ipar_worker;
 
-/* ---- jobs ---- */
-
-static ipar_job *
-ipar_add(ipar_jobs *jobs, ipar_job_kind kind)
-{
-	ipar_job   *job;
-
-	if (jobs->n == jobs->cap)
-	{
-		jobs->cap = jobs->cap ? jobs->cap * 2 : 8;
-		jobs->items = pgb_realloc(jobs->items, sizeof(ipar_job) * (size_t) jobs->cap);
-	}
-	job = &jobs->items[jobs->n++];
-	memset(job, 0, sizeof(*job));
-	job->kind = kind;
-	return job;
-}
-
-static void ipar_add_sql(ipar_jobs *jobs, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-ipar_add_sql(ipar_jobs *jobs, const char *fmt, ...)
-{
-	ipar_job   *job = ipar_add(jobs, IPAR_SQL);
-	va_list		ap;
-	int			len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	job->sql = pgb_malloc((size_t) len + 1);
-	va_start(ap, fmt);
-	vsnprintf(job->sql, (size_t) len + 1, fmt, ap);
-	va_end(ap);
-}
-
-static void
-ipar_free_jobs(ipar_jobs *jobs)
-{
-	for (int i = 0; i < jobs->n; i++)
-		free(jobs->items[i].sql);
-	free(jobs->items);
-	memset(jobs, 0, sizeof(*jobs));
-}
-
-/*
- * pgbench_accounts in min(connections, scale) ranges of whole branches:
- * each range starts on a multiple of the progress interval, so every
- * connection's batches end where pgbench's would.  Calls add(jobs, first,
- * count) per range.
- */
-static void
-ipar_split_accounts(const init_ctx *ctx, ipar_jobs *jobs,
-					void (*add) (ipar_jobs *jobs, int64_t first, int64_t count))
-{
-	int64_t		scale = ctx->opts->scale;
-	int64_t		parts = ctx->pool->nconns < scale ? ctx->pool->nconns : scale;
-
-	for (int64_t k = 0; k < parts; k++)
-	{
-		int64_t		lo = scale * k / parts;
-		int64_t		hi = scale * (k + 1) / parts;
-
-		if (hi > lo)
-			add(jobs, lo * ICOPY_ACCOUNTS_PER_SCALE + 1, (hi - lo) * ICOPY_ACCOUNTS_PER_SCALE);
-	}
-}
-
-static void
-ipar_add_copy(ipar_jobs *jobs, int64_t first, int64_t count)
-{
-	ipar_job   *job = ipar_add(jobs, IPAR_COPY);
-
-	job->first = first;
-	job->count = count;
-}
-
-static void
-ipar_add_insert(ipar_jobs *jobs, int64_t first, int64_t count)
-{
-	ipar_add_sql(jobs, "insert into pgbench_accounts(aid,bid,abalance,filler) "
-				 "select aid, (aid - 1) / %d + 1, 0, '' from generate_series(%" PRId64 ", %" PRId64 ") as aid",
-				 ICOPY_ACCOUNTS_PER_SCALE, first, first + count - 1);
-}
-
 /* ---- the pool ---- */
 
-static bool
+bool
 ipar_open(init_ctx *ctx)
 {
 	const pgb_options *opts = ctx->opts;
@@ -288,14 +166,15 @@ ipar_exec_sql(ipar_worker *w, const char *sql)
 }
 
 static bool
-ipar_exec_job(ipar_worker *w, const ipar_job *job)
+ipar_exec_item(ipar_worker *w, const init_item *item)
 {
 	icopy_request req = {
 		.conn = w->conn,
-		.table = ICOPY_ACCOUNTS,
+		.table = item->table,
 		.scale = w->run->ctx->opts->scale,
-		.first_row = job->first,
-		.nrows = job->count,
+		.freeze = item->freeze,
+		.first_row = item->first_row,
+		.nrows = item->nrows,
 		.progress_every = IPAR_PROGRESS_ROWS,
 		.progress = w->run->prog ? ipar_on_progress : NULL,
 		.progress_arg = w,
@@ -303,8 +182,8 @@ ipar_exec_job(ipar_worker *w, const ipar_job *job)
 	};
 	char		errbuf[4096];
 
-	if (job->kind == IPAR_SQL)
-		return ipar_exec_sql(w, job->sql);
+	if (item->kind != INIT_ITEM_COPY)
+		return ipar_exec_sql(w, item->text);
 	w->reported = 0;
 	if (icopy_load(&req, errbuf, sizeof(errbuf)))
 		return true;
@@ -321,27 +200,27 @@ ipar_worker_main(void *arg)
 
 	for (;;)
 	{
-		const ipar_job *job = NULL;
+		const init_item *item = NULL;
 
 		pthread_mutex_lock(&run->lock);
-		if (!run->failed && run->next < run->jobs->n)
-			job = &run->jobs->items[run->next++];
+		if (!run->failed && run->next < run->nitems)
+			item = &run->items[run->next++];
 		pthread_mutex_unlock(&run->lock);
-		if (job == NULL || !ipar_exec_job(w, job))
+		if (item == NULL || !ipar_exec_item(w, item))
 			return NULL;
 	}
 }
 
 /*
- * Runs the jobs on min(connections, jobs) connections at once: this
- * thread serves the first, a thread each the others.  True when every job
+ * Runs the items on min(connections, items) connections at once: this
+ * thread serves the first, a thread each the others.  True when every item
  * succeeded.
  */
 static bool
-ipar_run_jobs(const init_ctx *ctx, const ipar_jobs *jobs, init_progress *prog)
+ipar_run_items(const init_ctx *ctx, const init_item *items, int nitems, init_progress *prog)
 {
-	ipar_run	run = {.ctx = ctx, .jobs = jobs, .prog = prog};
-	int			nworkers = ctx->pool->nconns < jobs->n ? ctx->pool->nconns : jobs->n;
+	ipar_run	run = {.ctx = ctx, .items = items, .nitems = nitems, .prog = prog};
+	int			nworkers = ctx->pool->nconns < nitems ? ctx->pool->nconns : nitems;
 	ipar_worker *workers = pgb_malloc(sizeof(ipar_worker) * (size_t) (nworkers > 0 ? nworkers : 1));
 	int			started = 1;
 
@@ -364,171 +243,24 @@ ipar_run_jobs(const init_ctx *ctx, const ipar_jobs *jobs, init_progress *prog)
 	return !run.failed;
 }
 
-/* ---- the steps ---- */
+/* ---- a batch ---- */
 
 bool
-ipar_generate_client(init_ctx *ctx)
+ipar_run_batch(init_ctx *ctx, const init_item *items, int nitems)
 {
-	ipar_jobs	jobs = {0};
 	init_progress prog;
+	bool		copy = false;
 	bool		ok;
 
 	if (!ipar_open(ctx))
 		return false;
-	ipar_split_accounts(ctx, &jobs, ipar_add_copy);
-	init_progress_setup(ctx, ICOPY_ACCOUNTS, &prog);
-	ok = ipar_run_jobs(ctx, &jobs, &prog);
-	ipar_free_jobs(&jobs);
-	if (ok)
+	for (int i = 0; i < nitems; i++)
+		copy = copy || items[i].kind == INIT_ITEM_COPY;
+	/* a COPY batch loads one table: its progress lines as one load's */
+	if (copy)
+		init_progress_setup(ctx, items[0].table, &prog);
+	ok = ipar_run_items(ctx, items, nitems, copy ? &prog : NULL);
+	if (ok && copy)
 		init_progress_end(&prog);
-	return ok;
-}
-
-bool
-ipar_generate_server(init_ctx *ctx)
-{
-	ipar_jobs	jobs = {0};
-	bool		ok;
-
-	if (!ipar_open(ctx))
-		return false;
-	ipar_split_accounts(ctx, &jobs, ipar_add_insert);
-	ok = ipar_run_jobs(ctx, &jobs, NULL);
-	ipar_free_jobs(&jobs);
-	return ok;
-}
-
-/*
- * The partitions of pgbench_accounts, as quoted identifiers (*names, owned
- * by the caller, *count of them); none when the table is not partitioned
- * or missing.  False after printing a failed query.
- */
-static bool
-ipar_partitions(init_ctx *ctx, char ***names, int *count)
-{
-	static const char sql[] =
-		"select c.relname from pg_catalog.pg_inherits i "
-		"join pg_catalog.pg_class c on c.oid = i.inhrelid "
-		"where i.inhparent = pg_catalog.to_regclass('pgbench_accounts') order by 1";
-	PGresult   *res = PQexec(ctx->conn, sql);
-	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK;
-	int			n = ok ? PQntuples(res) : 0;
-
-	*names = pgb_malloc(sizeof(char *) * (size_t) (n > 0 ? n : 1));
-	*count = 0;
-	for (int i = 0; ok && i < n; i++)
-	{
-		const char *name = PQgetvalue(res, i, 0);
-		char	   *quoted = PQescapeIdentifier(ctx->conn, name, strlen(name));
-
-		ok = quoted != NULL;
-		if (ok)
-		{
-			(*names)[(*count)++] = pgb_strdup(quoted);
-			PQfreemem(quoted);
-		}
-	}
-	if (!ok)
-		init_report_query_failure(ctx->conn, sql);
-	PQclear(res);
-	return ok;
-}
-
-static void
-ipar_free_names(char **names, int count)
-{
-	for (int i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
-}
-
-/*
- * Jobs: each table's VACUUM ANALYZE; for a partitioned pgbench_accounts,
- * each partition's VACUUM (first: they are the long ones), then "analyze
- * pgbench_accounts" once they are all done.
- */
-bool
-ipar_vacuum(init_ctx *ctx)
-{
-	static const char *const tables[] = {
-		"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history",
-	};
-	ipar_jobs	jobs = {0};
-	char	  **parts;
-	int			nparts;
-	bool		ok;
-
-	if (!ipar_open(ctx))
-		return false;
-	if (!ipar_partitions(ctx, &parts, &nparts))
-	{
-		ipar_free_names(parts, nparts);
-		return false;
-	}
-	for (int i = 0; i < nparts; i++)
-		ipar_add_sql(&jobs, "vacuum %s", parts[i]);
-	for (size_t i = 0; i < PGB_LENGTHOF(tables); i++)
-		if (nparts == 0 || strcmp(tables[i], "pgbench_accounts") != 0)
-			ipar_add_sql(&jobs, "vacuum analyze %s", tables[i]);
-	ok = ipar_run_jobs(ctx, &jobs, NULL) &&
-		(nparts == 0 || init_exec_on(ctx->conn, "analyze pgbench_accounts"));
-	ipar_free_jobs(&jobs);
-	ipar_free_names(parts, nparts);
-	return ok;
-}
-
-/* " using index tablespace <quoted>" for --index-tablespace, or "". */
-static char *
-ipar_index_tablespace(init_ctx *ctx)
-{
-	const char *ts = ctx->opts->index_tablespace;
-	char	   *quoted;
-	char	   *clause;
-	size_t		len;
-
-	if (ts == NULL)
-		return pgb_strdup("");
-	quoted = PQescapeIdentifier(ctx->conn, ts, strlen(ts));
-	if (quoted == NULL)
-	{
-		char		msg[1024];
-
-		conn_error_text(ctx->conn, msg, sizeof(msg));
-		diag_error("%s", msg);
-		return NULL;
-	}
-	len = strlen(quoted) + 32;
-	clause = pgb_malloc(len);
-	snprintf(clause, len, " using index tablespace %s", quoted);
-	PQfreemem(quoted);
-	return clause;
-}
-
-bool
-ipar_primary_keys(init_ctx *ctx)
-{
-	ipar_jobs	keys = {0};
-	ipar_jobs	parent = {0};
-	char	  **parts;
-	int			nparts = 0;
-	char	   *ts;
-	bool		ok;
-
-	if (!ipar_open(ctx) || (ts = ipar_index_tablespace(ctx)) == NULL)
-		return false;
-	ok = ipar_partitions(ctx, &parts, &nparts);
-	ipar_add_sql(&keys, "alter table pgbench_branches add primary key (bid)%s", ts);
-	ipar_add_sql(&keys, "alter table pgbench_tellers add primary key (tid)%s", ts);
-	for (int i = 0; i < nparts; i++)
-		ipar_add_sql(&keys, "alter table %s add primary key (aid)%s", parts[i], ts);
-	/* the parent's key last: it attaches the partitions' keys */
-	ipar_add_sql(nparts > 0 ? &parent : &keys,
-				 "alter table pgbench_accounts add primary key (aid)%s", ts);
-	ok = ok && ipar_run_jobs(ctx, &keys, NULL) &&
-		(parent.n == 0 || ipar_run_jobs(ctx, &parent, NULL));
-	ipar_free_jobs(&keys);
-	ipar_free_jobs(&parent);
-	ipar_free_names(parts, nparts);
-	free(ts);
 	return ok;
 }
