@@ -456,7 +456,13 @@ try_failed(conn_attempt *a, pg_time_usec_t now, const char *suffix)
 conn_step
 conn_attempt_continue(conn_attempt *a, pg_time_usec_t now, bool ready)
 {
-	if (a->deadline > 0 && now >= a->deadline)
+	/*
+	 * A host times out when its deadline finds it with nothing to read or
+	 * write, as libpq's blocking connect gives up only when its wait ends
+	 * without the socket: an answer that came in time for a process the
+	 * machine ran late (a loaded machine, a stopped process) is read.
+	 */
+	if (a->deadline > 0 && now >= a->deadline && (a->busy || !ready))
 	{
 		/* a host that was only busy fails with the last try's words */
 		return try_failed(a, now, a->busy ? "" : "timeout expired\n");

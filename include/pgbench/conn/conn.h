@@ -165,7 +165,9 @@ conn_step	conn_attempt_start(conn_attempt *a, const conn_plan *plan, pg_time_use
  * Move the attempt on at now: ready says whether its socket was found
  * ready in the direction conn_attempt_wait gave (polling a socket not
  * ready could take an unfinished connect() for done).  At the host's
- * deadline the host is given up and the next one tried.
+ * deadline, when its socket is not ready, the host is given up and the
+ * next one tried; a ready socket is still read, as libpq's blocking
+ * connect reads one its wait found ready, however late.
  */
 conn_step	conn_attempt_continue(conn_attempt *a, pg_time_usec_t now, bool ready);
 
