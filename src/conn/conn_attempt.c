@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -485,6 +486,16 @@ conn_attempt_socket(const conn_attempt *a, bool *for_read)
 {
 	*for_read = a->poll == PGRES_POLLING_READING;
 	return a->conn != NULL && !a->busy ? PQsocket(a->conn) : -1;
+}
+
+bool
+conn_attempt_ready_now(const conn_attempt *a)
+{
+	bool		for_read;
+	int			fd = conn_attempt_socket(a, &for_read);
+	struct pollfd pfd = {.fd = fd, .events = for_read ? POLLIN : POLLOUT};
+
+	return fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
 PGconn *

@@ -181,6 +181,13 @@ conn_step	conn_attempt_retry(conn_attempt *a, pg_time_usec_t now);
  */
 int			conn_attempt_socket(const conn_attempt *a, bool *for_read);
 
+/*
+ * Whether the attempt's socket is ready now in its direction (a poll that
+ * does not wait): for a caller woken by the clock that must tell
+ * conn_attempt_continue whether the socket is ready.
+ */
+bool		conn_attempt_ready_now(const conn_attempt *a);
+
 /* The connection after CONN_STEP_OK; the attempt is over. */
 PGconn	   *conn_attempt_take(conn_attempt *a);
 
