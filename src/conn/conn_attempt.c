@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -456,7 +457,13 @@ try_failed(conn_attempt *a, pg_time_usec_t now, const char *suffix)
 conn_step
 conn_attempt_continue(conn_attempt *a, pg_time_usec_t now, bool ready)
 {
-	if (a->deadline > 0 && now >= a->deadline)
+	/*
+	 * A host times out when its deadline finds it with nothing to read or
+	 * write, as libpq's blocking connect gives up only when its wait ends
+	 * without the socket: an answer that came in time for a process the
+	 * machine ran late (a loaded machine, a stopped process) is read.
+	 */
+	if (a->deadline > 0 && now >= a->deadline && (a->busy || !ready))
 	{
 		/* a host that was only busy fails with the last try's words */
 		return try_failed(a, now, a->busy ? "" : "timeout expired\n");
@@ -479,6 +486,16 @@ conn_attempt_socket(const conn_attempt *a, bool *for_read)
 {
 	*for_read = a->poll == PGRES_POLLING_READING;
 	return a->conn != NULL && !a->busy ? PQsocket(a->conn) : -1;
+}
+
+bool
+conn_attempt_ready_now(const conn_attempt *a)
+{
+	bool		for_read;
+	int			fd = conn_attempt_socket(a, &for_read);
+	struct pollfd pfd = {.fd = fd, .events = for_read ? POLLIN : POLLOUT};
+
+	return fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
 PGconn *

@@ -180,6 +180,8 @@ client_state
 client_continue_connect(client *c, client_env *env, pg_time_usec_t *now)
 {
 	char		errbuf[1024];
+	pg_time_usec_t wake;
+	bool		ready;
 	int			rc;
 
 	if (c->connect_queued)
@@ -202,9 +204,14 @@ client_continue_connect(client *c, client_env *env, pg_time_usec_t *now)
 
 	/*
 	 * The loop runs a connecting client when its socket is ready, or at its
-	 * wake time, which client_connect_continue tells by the clock.
+	 * wake time, which client_connect_continue tells by the clock.  Past
+	 * the host's deadline the socket decides (a poll that does not wait):
+	 * ready, it is read however late; not ready, the host has timed out.
 	 */
-	rc = client_connect_continue(c, env->cfg, pgb_time_now(), true, errbuf, sizeof(errbuf));
+	wake = pgb_time_now();
+	ready = c->connecting.deadline == 0 || wake < c->connecting.deadline ||
+		pgb_connect_ready_now(&c->connecting);
+	rc = client_connect_continue(c, env->cfg, wake, ready, errbuf, sizeof(errbuf));
 	if (rc == 0)
 		return CSTATE_CONNECTING;
 	env->connects_in_flight--;

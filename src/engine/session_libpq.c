@@ -64,6 +64,12 @@ pgb_connect_retry(conn_attempt *a, pg_time_usec_t now)
 	return conn_attempt_retry(a, now);
 }
 
+bool
+pgb_connect_ready_now(const conn_attempt *a)
+{
+	return conn_attempt_ready_now(a);
+}
+
 int
 pgb_connect_socket(const conn_attempt *a, bool *for_read)
 {

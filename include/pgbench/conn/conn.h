@@ -165,7 +165,9 @@ conn_step	conn_attempt_start(conn_attempt *a, const conn_plan *plan, pg_time_use
  * Move the attempt on at now: ready says whether its socket was found
  * ready in the direction conn_attempt_wait gave (polling a socket not
  * ready could take an unfinished connect() for done).  At the host's
- * deadline the host is given up and the next one tried.
+ * deadline, when its socket is not ready, the host is given up and the
+ * next one tried; a ready socket is still read, as libpq's blocking
+ * connect reads one its wait found ready, however late.
  */
 conn_step	conn_attempt_continue(conn_attempt *a, pg_time_usec_t now, bool ready);
 
@@ -178,6 +180,13 @@ conn_step	conn_attempt_retry(conn_attempt *a, pg_time_usec_t now);
  * a->deadline, the current host's (0: none).
  */
 int			conn_attempt_socket(const conn_attempt *a, bool *for_read);
+
+/*
+ * Whether the attempt's socket is ready now in its direction (a poll that
+ * does not wait): for a caller woken by the clock that must tell
+ * conn_attempt_continue whether the socket is ready.
+ */
+bool		conn_attempt_ready_now(const conn_attempt *a);
 
 /* The connection after CONN_STEP_OK; the attempt is over. */
 PGconn	   *conn_attempt_take(conn_attempt *a);

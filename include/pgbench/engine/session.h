@@ -72,6 +72,7 @@ conn_step	pgb_connect_start(conn_attempt *a, const conn_plan *plan, pg_time_usec
 conn_step	pgb_connect_continue(conn_attempt *a, pg_time_usec_t now, bool ready);
 conn_step	pgb_connect_retry(conn_attempt *a, pg_time_usec_t now);
 int			pgb_connect_socket(const conn_attempt *a, bool *for_read);
+bool		pgb_connect_ready_now(const conn_attempt *a);
 void		pgb_connect_error(const conn_attempt *a, char *buf, size_t len);
 void		pgb_connect_cancel(conn_attempt *a);
 
