@@ -127,8 +127,7 @@ totals(report_figures *f, const report_input *in)
 	f->late = sr->latency_late;
 	f->late_pct = total->cnt > 0 ? 100.0 * (double) sr->latency_late / (double) total->cnt : 0.0;
 
-	f->latency_from_series = cfg->throttle_delay > 0 || cfg->progress_sec > 0 ||
-		cfg->latency_limit > 0;
+	f->latency_from_series = runconf_latency_from_series(cfg);
 	if (f->latency_from_series || all <= 0)
 		f->latency_average_ms = total->latency.count > 0
 			? 0.001 * total->latency.sum / (double) total->latency.count : NAN;

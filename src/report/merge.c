@@ -239,7 +239,7 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 		argv[argc++] = files[i];
 	acc->cfg.argc = argc;
 	acc->cfg.argv = argv;
-	acc->cfg.throttle_delay = acc->cfg.rate > 0 ? 1000000.0 / acc->cfg.rate : 0.0;
+	acc->cfg.throttle_delay = runconf_throttle_delay(acc->cfg.rate, acc->cfg.nthreads);
 	memset(&in, 0, sizeof(in));
 	in.cfg = &acc->cfg;
 	in.scale = acc->scale;

@@ -139,15 +139,6 @@ read_percentiles(const merge_reading *rd, const json_ref *st, run_config *cfg)
 	return true;
 }
 
-/* ms as whole us, rounded; out-of-range values end at INT64_MAX. */
-static int64_t
-usec_of_msec(double ms)
-{
-	double		us = ms * 1000.0 + 0.5;
-
-	return us < 9223372036854775807.0 ? (int64_t) us : INT64_MAX;
-}
-
 /*
  * "settings" into cfg (and the scale, the partitions), every member
  * checked.  rate_tps is only checked: the reports' rates are summed
@@ -175,7 +166,7 @@ read_settings(merge_acc *acc, const merge_reading *rd, const json_ref *st, run_c
 		!merge_int_null(rd, st, "transactions_per_client", 1, INT_MAX, &v[5], &present[0]) ||
 		!merge_int_null(rd, st, "duration_s", 1, INT_MAX, &v[6], &present[1]) ||
 		!merge_num_null(rd, st, "rate_tps", 0, INFINITY, &rate, &present[2]) ||
-		!merge_num_null(rd, st, "latency_limit_ms", 0, INFINITY, &limit_ms, &present[2]) ||
+		!merge_num_null(rd, st, "latency_limit_ms", 0, PGB_MAX_MSEC, &limit_ms, &present[2]) ||
 		!merge_bool(rd, st, "connect_each", &cfg->connect_each) ||
 		!merge_bool(rd, st, "failures_detailed", &cfg->failures_detailed) ||
 		!read_percentiles(rd, st, cfg) ||
@@ -198,7 +189,7 @@ read_settings(merge_acc *acc, const merge_reading *rd, const json_ref *st, run_c
 	cfg->nxacts = present[0] ? v[5] : 0;
 	cfg->duration = present[1] ? (int) v[6] : 0;
 	cfg->latency_limit_ms = limit_ms;
-	cfg->latency_limit = limit_ms > 0 ? usec_of_msec(limit_ms) : 0;
+	cfg->latency_limit = limit_ms > 0 ? pgb_usec_from_msec(limit_ms) : 0;
 	return true;
 }
 
