@@ -6,8 +6,9 @@
  * required), and a round trip: figures of constructed runs written by the
  * JSON writer, read back by the merge (merge_text) and computed again
  * (merge_report_input, figures_compute) give every setting of the list
- * back identical; two reports merge by each setting's policy.  argv[1]
- * is the source directory.
+ * back identical; two reports merge by each setting's policy; a report
+ * from before a setting was added still merges.  argv[1] is the source
+ * directory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -443,6 +444,71 @@ test_two(void)
 	free(texts[1]);
 }
 
+/*
+ * text with its settings' "progress_s" removed (edit NULL) or its value
+ * replaced by edit: a report written before the member was added, or
+ * one that differs in it.  In place.
+ */
+static void
+edit_progress(char *text, const char *edit)
+{
+	char	   *p = strstr(strstr(text, "\"settings\": {"), ",\n    \"progress_s\": ");
+	char	   *end = strchr(p + 2, '\n');	/* past the comma's line */
+
+	if (edit != NULL)
+	{
+		p = strchr(p, ':') + 2;
+		memmove(p + strlen(edit), end, strlen(end) + 1);
+		memcpy(p, edit, strlen(edit));
+		return;
+	}
+	memmove(p, end, strlen(end) + 1);
+}
+
+/*
+ * progress_s, added to schema 3 after its first reports: a report
+ * without it merges alone and with one that has it (the value then
+ * comes from "merge"); two that differ in it are refused.
+ */
+static void
+test_progress_added(void)
+{
+	run_spec	second = full;
+	report_figures f,
+				g,
+				back;
+	char	   *texts[2];
+	merge_acc	acc;
+	merge_error err;
+
+	second.run_id = plain.run_id;
+	texts[0] = report_of(&full, &f);
+	texts[1] = report_of(&second, &g);
+	edit_progress(texts[0], NULL);
+	tap_ok(strstr(texts[0], "\"progress_s\": 2\n  }") == NULL, "older report: no settings.progress_s");
+	if (tap_ok(merge_back(&acc, texts, 1, &err, &back), "older report merges (%s)", err.message))
+	{
+		check_settings("older report, read back", &f, NULL, &back);
+		figures_free(&back);
+	}
+	merge_error_free(&err);
+	merge_acc_free(&acc);
+	if (tap_ok(merge_back(&acc, texts, 2, &err, &back), "older and newer merge (%s)", err.message))
+		figures_free(&back);
+	merge_error_free(&err);
+	merge_acc_free(&acc);
+	free(texts[0]);
+	texts[0] = report_of(&full, &f);
+	edit_progress(texts[1], "3");
+	tap_ok(!merge_back(&acc, texts, 2, &err, &back), "settings.progress_s 2 and 3: refused");
+	tap_is_str(err.message, "reports \"a.json\" and \"b.json\" differ in progress_s: 2 and 3",
+			   "the message names it");
+	merge_error_free(&err);
+	merge_acc_free(&acc);
+	free(texts[0]);
+	free(texts[1]);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -453,5 +519,6 @@ main(int argc, char **argv)
 	test_round_trip(&full);
 	test_round_trip(&plain);
 	test_two();
+	test_progress_added();
 	return tap_done();
 }

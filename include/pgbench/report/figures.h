@@ -282,7 +282,9 @@ typedef struct figures_script
 	X("connect_each", SETTING_BOOL, connect_each, ALWAYS_SET, SETTING_SAME, 0, 0) \
 	X("failures_detailed", SETTING_BOOL, failures_detailed, ALWAYS_SET, SETTING_SAME, 0, 0) \
 	X("percentiles", SETTING_PERCENTILES, percentiles, ALWAYS_SET, SETTING_SAME, 0, 100) \
-	X("random_seed", SETTING_SEED, extra.random_seed, ALWAYS_SET, SETTING_FIRST, 0, 0)
+	X("random_seed", SETTING_SEED, extra.random_seed, ALWAYS_SET, SETTING_FIRST, 0, 0) \
+	X("progress_s", SETTING_INT, extra.progress_s, ADDED_NULL_WHEN(f->extra.progress_s <= 0), \
+	  SETTING_SAME, 1, INT_MAX)
 
 /* How a setting is written (report_json.c) and read back (merge). */
 typedef enum report_setting_kind
