@@ -41,3 +41,13 @@ pgb_time_to_epoch(pg_time_usec_t mono)
 	pgb_time_init();
 	return mono + epoch_offset;
 }
+
+int64_t
+pgb_usec_from_msec(double msec)
+{
+	double		usec = msec * 1000;
+
+	if (!(usec >= -9223372036854775808.0 && usec < 9223372036854775808.0))
+		return INT64_MIN;
+	return (int64_t) usec;
+}

@@ -351,20 +351,6 @@ handle_transactions(opt_parse *st, const opt_def *def, const char *arg)
 }
 
 /*
- * pgbench converts with a plain cast, which on x86-64 gives INT64_MIN for
- * NaN and out-of-range values ("-L nan"); make that result defined here.
- */
-static int64_t
-usec_from_msec(double msec)
-{
-	double		usec = msec * 1000;
-
-	if (!(usec >= -9223372036854775808.0 && usec < 9223372036854775808.0))
-		return INT64_MIN;
-	return (int64_t) usec;
-}
-
-/*
  * -L, -R and --sampling-rate are read with atof, as pgbench does: a
  * number prefix counts and anything after it is ignored.
  */
@@ -379,7 +365,7 @@ handle_latency_limit(opt_parse *st, const opt_def *def, const char *arg)
 		return OPT_EXIT_FAIL;
 	}
 	st->opts->latency_limit_ms = limit_ms;
-	st->opts->latency_limit_us = usec_from_msec(limit_ms);
+	st->opts->latency_limit_us = pgb_usec_from_msec(limit_ms);
 	return OPT_CONTINUE;
 }
 

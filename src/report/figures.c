@@ -8,9 +8,6 @@
 
 #include "pgbench/report/figures.h"
 
-static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
-static const char *const partition_method_names[] = {"none", "range", "hash"};
-
 /* ---- the pieces ---------------------------------------------------------- */
 
 static void
@@ -83,9 +80,9 @@ settings(report_figures *f, const report_input *in)
 		: "multiple scripts";
 	f->scale = in->scale;
 	f->partition_method = in->partition_method != PART_NONE
-		? partition_method_names[in->partition_method] : NULL;
+		? report_partition_methods[in->partition_method] : NULL;
 	f->partitions = in->partition_method != PART_NONE ? in->partitions : 0;
-	f->query_mode = query_mode_names[cfg->query_mode];
+	f->query_mode = report_query_modes[cfg->query_mode];
 	f->nclients = cfg->nclients;
 	f->nthreads = cfg->nthreads;
 	f->max_tries = cfg->retry.max_tries;
@@ -127,8 +124,7 @@ totals(report_figures *f, const report_input *in)
 	f->late = sr->latency_late;
 	f->late_pct = total->cnt > 0 ? 100.0 * (double) sr->latency_late / (double) total->cnt : 0.0;
 
-	f->latency_from_series = cfg->throttle_delay > 0 || cfg->progress_sec > 0 ||
-		cfg->latency_limit > 0;
+	f->latency_from_series = runconf_latency_from_series(cfg);
 	if (f->latency_from_series || all <= 0)
 		f->latency_average_ms = total->latency.count > 0
 			? 0.001 * total->latency.sum / (double) total->latency.count : NAN;

@@ -216,6 +216,22 @@ write_json(const char *path, const report_figures *f, bool *made)
 	return ok;
 }
 
+bool
+merge_report_input(merge_acc *acc, report_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	figures_settings_restore(&acc->settings, &acc->cfg, in);
+	in->cfg = &acc->cfg;
+	in->stats = &acc->stats;
+	in->server_version = acc->server_version[0] != '\0' ? acc->server_version : NULL;
+	in->aborted = acc->aborted;
+	in->target = &acc->target;
+	in->instances = acc->ninstances;
+	in->sources = acc->sources;
+	in->nsources = acc->nsources;
+	return set_window(acc, in);
+}
+
 int
 merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_path,
 			 const char *html_path)
@@ -225,7 +241,8 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	char	  **argv;
 	char		run_id[RANDOM_RUN_ID_LEN + 1];
 	FILE	   *html = NULL;
-	bool		json_made = false,
+	bool		together,
+				json_made = false,
 				html_made = false;
 	int			rc = 0,
 				argc = 0;
@@ -239,22 +256,10 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 		argv[argc++] = files[i];
 	acc->cfg.argc = argc;
 	acc->cfg.argv = argv;
-	acc->cfg.throttle_delay = acc->cfg.rate > 0 ? 1000000.0 / acc->cfg.rate : 0.0;
-	memset(&in, 0, sizeof(in));
-	in.cfg = &acc->cfg;
-	in.scale = acc->scale;
-	in.partition_method = acc->partition_method;
-	in.partitions = acc->partitions;
-	in.stats = &acc->stats;
-	in.server_version = acc->server_version[0] != '\0' ? acc->server_version : NULL;
-	in.aborted = acc->aborted;
-	in.target = &acc->target;
-	in.instances = acc->ninstances;
+	together = merge_report_input(acc, &in);
 	(void) random_run_id(run_id);	/* a new run: the merge's own */
 	in.run_id = run_id;
-	in.sources = acc->sources;
-	in.nsources = acc->nsources;
-	if (!set_window(acc, &in) && acc->ninstances > 1)
+	if (!together && acc->ninstances > 1)
 		diag_warning("the reports did not start together (no common --rendezvous): their series are aligned by their own start times");
 	if (html_path != NULL)
 		html_made = (html = report_html_open(html_path)) != NULL;

@@ -98,9 +98,9 @@ typedef struct merge_acc
 	run_config	cfg;
 	script_set	scripts;		/* desc, weight and commands' first_line
 								 * only, owned */
-	int			scale;
-	partition_method partition_method;
-	int			partitions;
+	report_figures settings;	/* the settings (REPORT_SETTINGS): the
+								 * first report's, the summed ones summed;
+								 * strings in first_settings */
 	char		server_version[128];
 	report_target target;
 	bool		aborted;
@@ -141,6 +141,14 @@ bool		merge_text(merge_acc *acc, const char *text, size_t len, const char *file,
 					   merge_error *err);
 
 /*
+ * The report_input of acc's merged runs (its cfg's settings restored
+ * from acc->settings; no run id): what merge_report computes the figures
+ * of, acc->cfg's command line set first.  Whether the reports started
+ * together (one --rendezvous start), which sets its time window.
+ */
+bool		merge_report_input(merge_acc *acc, report_input *in);
+
+/*
  * Print the merged report of acc (files: the nfiles report names, for
  * its command line; the groups already checked by merge_check_groups)
  * and write it to json_path / html_path when not NULL.  Prints the
@@ -178,6 +186,14 @@ bool		merge_check_groups(const merge_acc *acc, merge_error *err);
  * rd->err filled.  merge_workload_free releases what it kept.
  */
 bool		merge_workload(merge_acc *acc, const merge_reading *rd, const json_ref *doc);
+
+/*
+ * The summed settings of report doc (REPORT_SETTINGS's SETTING_SUMMED,
+ * checked by merge_workload) added into acc's, and acc's cfg set from
+ * them; the first report's are acc's already.  false with rd->err
+ * filled when a sum leaves its range.
+ */
+bool		merge_settings_sum(merge_acc *acc, const merge_reading *rd, const json_ref *doc);
 void		merge_workload_free(merge_acc *acc);
 
 /* ---- merge_check.c: typed access, each failure one message ------------ */

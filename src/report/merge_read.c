@@ -226,53 +226,30 @@ add_lag(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json
 	return add_simple(rd, &lag_ms, &acc->stats.total.lag, &lag);
 }
 
-/* The whole-run figures: counts, latency, lag, late, connections, rate. */
+/* The whole-run figures: counts, latency, lag, late, connections, the summed settings. */
 static bool
 add_totals(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json_ref *m)
 {
 	stats_run  *sr = &acc->stats;
 	json_ref	tx = json_ref_member(doc, "transactions");
-	json_ref	st = json_ref_member(doc, "settings");
 	json_ref	block;
 	stats_data	counts;
 	stats_simple latency;
 	int64_t		late = 0,
-				conn,
-				clients = acc->cfg.nclients,
-				threads = acc->cfg.nthreads;
-	bool		has_late,
-				has_rate;
-	double		rate = 0;
+				conn;
+	bool		has_late;
 
-	if (!read_counts(rd, doc, "transactions", &counts) ||
-		!add_hist(rd, doc, "latency_histogram", counts.cnt, sr->latency_hist, &block) ||
-		!read_latency(rd, doc, &block, counts.cnt, &latency) ||
-		!add_counts(rd, &tx, &sr->total, &counts) ||
-		!add_simple(rd, &block, &sr->total.latency, &latency) ||
-		!add_lag(acc, rd, doc, m, counts.cnt) ||
-		!merge_int_null(rd, &tx, "late", 0, counts.cnt, &late, &has_late) ||
-		!merge_sum(rd, &tx, &sr->latency_late, late) ||
-		!merge_int(rd, m, "conn_duration_us", 0, INT64_MAX, &conn) ||
-		!merge_sum(rd, m, &sr->conn_duration, conn) ||
-		!merge_num_null(rd, &st, "rate_tps", 0, INFINITY, &rate, &has_rate) ||
-		!merge_sum_real(rd, &st, &acc->cfg.rate, rate))
-		return false;
-	/* the first report's clients and threads are in cfg already */
-	if (acc->ninstances > 0)
-	{
-		json_ref	c = json_ref_member(&st, "clients");
-		json_ref	t = json_ref_member(&st, "threads");
-
-		if (!merge_sum(rd, &c, &clients, json_int(c.v, 0)) ||
-			!merge_sum(rd, &t, &threads, json_int(t.v, 0)))
-			return false;
-		if (clients > INT_MAX || threads > INT_MAX)
-			return merge_bad(rd, clients > INT_MAX ? &c : &t,
-							 "the sum over the reports is above %d", INT_MAX);
-		acc->cfg.nclients = (int) clients;
-		acc->cfg.nthreads = (int) threads;
-	}
-	return true;
+	return read_counts(rd, doc, "transactions", &counts) &&
+		add_hist(rd, doc, "latency_histogram", counts.cnt, sr->latency_hist, &block) &&
+		read_latency(rd, doc, &block, counts.cnt, &latency) &&
+		add_counts(rd, &tx, &sr->total, &counts) &&
+		add_simple(rd, &block, &sr->total.latency, &latency) &&
+		add_lag(acc, rd, doc, m, counts.cnt) &&
+		merge_int_null(rd, &tx, "late", 0, counts.cnt, &late, &has_late) &&
+		merge_sum(rd, &tx, &sr->latency_late, late) &&
+		merge_int(rd, m, "conn_duration_us", 0, INT64_MAX, &conn) &&
+		merge_sum(rd, m, &sr->conn_duration, conn) &&
+		merge_settings_sum(acc, rd, doc);
 }
 
 /* ---- scripts and commands ---------------------------------------------------- */

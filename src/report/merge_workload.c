@@ -16,16 +16,6 @@
 #include "pgbench/base/xalloc.h"
 #include "merge_int.h"
 
-/* Settings every report must share, as written in "settings". */
-static const char *const same_settings[] = {
-	"transaction_type", "scaling_factor", "partition_method", "partitions", "query_mode",
-	"max_tries", "transactions_per_client", "duration_s", "latency_limit_ms", "connect_each",
-	"failures_detailed", "percentiles",
-};
-
-static const char *const query_mode_names[] = {"simple", "extended", "prepared"};
-static const char *const partition_method_names[] = {"none", "range", "hash"};
-
 /* ---- comparing ----------------------------------------------------------- */
 
 /* A value as the difference message shows it. */
@@ -81,124 +71,201 @@ same(const merge_acc *acc, const merge_reading *rd, const char *what, const json
 
 /* ---- the settings -------------------------------------------------------- */
 
-/* Index of name in names (n of them); -1 when absent. */
-static int
-name_index(const char *const *names, int n, const char *name)
-{
-	for (int i = 0; name != NULL && i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return i;
-	return -1;
-}
-
 /*
- * A string member naming one of names[from .. n) (the index into *out);
- * with from = 1, null too (index 0).
+ * A string member naming one of names[from ..] (NULL-terminated) into
+ * *out; nullable: null too (*out NULL).
  */
 static bool
 read_name(const merge_reading *rd, const json_ref *st, const char *key, const char *const *names,
-		  int from, int n, int *out)
+		  int from, bool nullable, const char **out)
 {
-	const char *s;
 	json_ref	r = json_ref_member(st, key);
 	char		list[128] = "";
+	int			n = 0;
 
-	if (!(from > 0 ? merge_str_null(rd, st, key, &s) : merge_str(rd, st, key, &s)))
+	if (!(nullable ? merge_str_null(rd, st, key, out) : merge_str(rd, st, key, out)))
 		return false;
-	*out = s == NULL ? 0 : name_index(names, n, s);
-	if (*out >= from || (s == NULL && from > 0))
+	if (*out == NULL)
 		return true;
+	while (names[n] != NULL)
+		n++;
+	for (int i = from; i < n; i++)
+		if (strcmp(names[i], *out) == 0)
+			return true;
 	for (int i = from; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
 				 i == from ? "" : i == n - 1 ? " or " : ", ", names[i]);
-	return merge_bad(rd, &r, "\"%s\" is not %s", s, list);
+	return merge_bad(rd, &r, "\"%s\" is not %s", *out, list);
 }
 
-/* "settings.percentiles": at most PGB_MAX_PERCENTILES numbers 0 .. 100. */
+/* An integer member in lo .. hi; nullable: null too (*out 0). */
 static bool
-read_percentiles(const merge_reading *rd, const json_ref *st, run_config *cfg)
+read_int(const merge_reading *rd, const json_ref *st, const char *key, bool nullable, int64_t lo,
+		 int64_t hi, int64_t *out)
+{
+	bool		present = true;
+
+	*out = 0;
+	if (!merge_int_null(rd, st, key, lo, hi, out, nullable ? &present : NULL))
+		return false;
+	if (!present)
+		*out = 0;
+	return true;
+}
+
+/* A number member in lo .. hi; nullable: null too (*out 0). */
+static bool
+read_number(const merge_reading *rd, const json_ref *st, const char *key, bool nullable,
+			double lo, double hi, double *out)
+{
+	bool		present;
+
+	*out = 0;
+	return merge_num_null(rd, st, key, lo, hi, out, nullable ? &present : NULL);
+}
+
+/* An array of at most PGB_MAX_PERCENTILES numbers lo .. hi into p, *n of them. */
+static bool
+read_percentiles(const merge_reading *rd, const json_ref *st, const char *key, double lo,
+				 double hi, double *p, int *n)
 {
 	json_ref	pct;
 
-	if (!merge_container(rd, st, "percentiles", JSON_ARRAY, &pct))
+	if (!merge_container(rd, st, key, JSON_ARRAY, &pct))
 		return false;
 	if (pct.v->n > PGB_MAX_PERCENTILES)
 		return merge_bad(rd, &pct, "more than %d percentiles", PGB_MAX_PERCENTILES);
-	cfg->npercentiles = pct.v->n;
+	*n = pct.v->n;
 	for (int i = 0; i < pct.v->n; i++)
 	{
 		json_ref	item = json_ref_item(&pct, i);
-		double		p = json_num(item.v);
+		double		v = json_num(item.v);
 
 		if (item.v->kind != JSON_NUMBER)
 			return merge_bad(rd, &item, "expected a number, found %s", json_kind_name(item.v));
-		if (!(p >= 0 && p <= 100))
-			return merge_bad(rd, &item, "%g is out of range (0 to 100)", p);
-		cfg->percentiles[i] = p;
+		if (!(v >= lo && v <= hi))
+			return merge_bad(rd, &item, "%g is out of range (%g to %g)", v, lo, hi);
+		p[i] = v;
 	}
 	return true;
 }
 
-/* ms as whole us, rounded; out-of-range values end at INT64_MAX. */
-static int64_t
-usec_of_msec(double ms)
-{
-	double		us = ms * 1000.0 + 0.5;
-
-	return us < 9223372036854775807.0 ? (int64_t) us : INT64_MAX;
-}
+/* Each kind of setting read into rf->field (list: REPORT_SETTINGS). */
+#define READ_SETTING_STRING(key, nullable, lo, hi, field) \
+	((nullable) ? merge_str_null(rd, st, key, &rf->field) : merge_str(rd, st, key, &rf->field))
+#define READ_SETTING_NAME(key, nullable, lo, hi, field) \
+	read_name(rd, st, key, lo, hi, nullable, &rf->field)
+#define READ_SETTING_INT(key, nullable, lo, hi, field) \
+	(read_int(rd, st, key, nullable, lo, hi, &integer) && \
+	 (rf->field = (__typeof__(rf->field)) integer, true))
+#define READ_SETTING_NUMBER(key, nullable, lo, hi, field) \
+	read_number(rd, st, key, nullable, lo, hi, &rf->field)
+#define READ_SETTING_BOOL(key, nullable, lo, hi, field) merge_bool(rd, st, key, &rf->field)
+#define READ_SETTING_PERCENTILES(key, nullable, lo, hi, field) \
+	read_percentiles(rd, st, key, lo, hi, rf->field, &rf->n##field)
+#define READ_SETTING_SEED(key, nullable, lo, hi, field) merge_uint64(rd, st, key, &rf->field)
 
 /*
- * "settings" into cfg (and the scale, the partitions), every member
- * checked.  rate_tps is only checked: the reports' rates are summed
- * (merge_read.c).
+ * "settings" (st) into the settings of rf, zeroed first: every member of
+ * REPORT_SETTINGS checked, in its order (a null one 0 or NULL; one added
+ * since the first reports of a schema may be absent, then as null).  The
+ * strings point into st's document.
  */
 static bool
-read_settings(merge_acc *acc, const merge_reading *rd, const json_ref *st, run_config *cfg)
+read_settings(const merge_reading *rd, const json_ref *st, report_figures *rf)
 {
-	int64_t		v[8];
-	bool		present[3];
-	int			mode,
-				method;
-	const char *type;
-	double		limit_ms = 0,
-				rate;
+	int64_t		integer;
 
-	if (!merge_str(rd, st, "transaction_type", &type) ||
-		!merge_int(rd, st, "scaling_factor", 0, INT_MAX, &v[0]) ||
-		!read_name(rd, st, "partition_method", partition_method_names, 1, 3, &method) ||
-		!merge_int(rd, st, "partitions", 0, INT_MAX, &v[1]) ||
-		!read_name(rd, st, "query_mode", query_mode_names, 0, 3, &mode) ||
-		!merge_int(rd, st, "clients", 1, INT_MAX, &v[2]) ||
-		!merge_int(rd, st, "threads", 1, INT_MAX, &v[3]) ||
-		!merge_int(rd, st, "max_tries", 0, UINT32_MAX, &v[4]) ||
-		!merge_int_null(rd, st, "transactions_per_client", 1, INT_MAX, &v[5], &present[0]) ||
-		!merge_int_null(rd, st, "duration_s", 1, INT_MAX, &v[6], &present[1]) ||
-		!merge_num_null(rd, st, "rate_tps", 0, INFINITY, &rate, &present[2]) ||
-		!merge_num_null(rd, st, "latency_limit_ms", 0, INFINITY, &limit_ms, &present[2]) ||
-		!merge_bool(rd, st, "connect_each", &cfg->connect_each) ||
-		!merge_bool(rd, st, "failures_detailed", &cfg->failures_detailed) ||
-		!read_percentiles(rd, st, cfg) ||
-		!merge_uint64(rd, st, "random_seed", &cfg->random_seed))
+	memset(rf, 0, sizeof(*rf));
+#define READ_SETTING(key, kind, field, null, merge, lo, hi) \
+	if (!(SETTING_ADDED_##null && json_ref_member(st, key).v == NULL) && \
+		!READ_##kind(key, SETTING_NULLABLE_##null, lo, hi, field)) \
 		return false;
-	if (v[3] > v[2])
+	REPORT_SETTINGS(READ_SETTING)
+#undef READ_SETTING
+	if (rf->nthreads > rf->nclients)
 	{
 		json_ref	r = json_ref_member(st, "threads");
 
-		return merge_bad(rd, &r, "%" PRId64 " is above the number of clients (%" PRId64 ")",
-						 v[3], v[2]);
+		return merge_bad(rd, &r, "%d is above the number of clients (%d)", rf->nthreads,
+						 rf->nclients);
 	}
-	acc->scale = (int) v[0];
-	acc->partition_method = (partition_method) method;
-	acc->partitions = (int) v[1];
-	cfg->query_mode = (query_mode) mode;
-	cfg->nclients = (int) v[2];
-	cfg->nthreads = (int) v[3];
-	cfg->retry.max_tries = (uint32_t) v[4];
-	cfg->nxacts = present[0] ? v[5] : 0;
-	cfg->duration = present[1] ? (int) v[6] : 0;
-	cfg->latency_limit_ms = limit_ms;
-	cfg->latency_limit = limit_ms > 0 ? usec_of_msec(limit_ms) : 0;
+	return true;
+}
+
+/*
+ * A later report's settings (st) against the first's: those of policy
+ * SETTING_SAME equal, in the list's order (one added since the first
+ * reports compared only when both have it), then those summed null in
+ * both or in neither.
+ */
+static bool
+same_settings(const merge_acc *acc, const merge_reading *rd, const json_ref *st)
+{
+	const json_value *first = &acc->first_settings.root;
+
+	for (int i = 0; i < report_nsettings; i++)
+	{
+		const report_setting *s = &report_settings[i];
+		const json_value *a = json_get(first, s->key);
+		const json_value *b = json_get(st->v, s->key);
+
+		if (s->merge == SETTING_SAME && !(s->added && (a == NULL || b == NULL)) &&
+			!same(acc, rd, s->key, a, b))
+			return false;
+	}
+	for (int i = 0; i < report_nsettings; i++)
+	{
+		const report_setting *s = &report_settings[i];
+		const json_value *a = json_get(first, s->key);
+		const json_value *b = json_get(st->v, s->key);
+
+		if (s->merge == SETTING_SUMMED && json_is_null(a) != json_is_null(b) &&
+			!same(acc, rd, s->key, a, b))
+			return false;
+	}
+	return true;
+}
+
+/* Each kind of summed setting added into acc's (at: where it is). */
+#define SUM_SETTING_INT(at, st, lo, hi, field) \
+	(merge_sum(rd, at, &integer, acc->settings.field) && merge_sum(rd, at, &integer, rf.field) && \
+	 (integer <= (hi) || merge_bad(rd, at, "the sum over the reports is above %" PRId64, \
+								   (int64_t) (hi))) && \
+	 (acc->settings.field = (__typeof__(acc->settings.field)) integer, true))
+/* a number's sum is named at "settings", as the histograms' at their block */
+#define SUM_SETTING_NUMBER(at, st, lo, hi, field) \
+	((void) (at), merge_sum_real(rd, st, &acc->settings.field, rf.field))
+
+bool
+merge_settings_sum(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
+{
+	json_ref	st = json_ref_member(doc, "settings");
+	report_figures rf;
+	report_input ignored = {0};
+	int64_t		integer;
+
+	/* the first report's are acc's already; the others were checked */
+	if (acc->ninstances == 0 || !read_settings(rd, &st, &rf))
+		return acc->ninstances == 0;
+#define SUM_IF_SETTING_SAME(kind, key, lo, hi, field)
+#define SUM_IF_SETTING_FIRST(kind, key, lo, hi, field)
+#define SUM_IF_SETTING_SUMMED(kind, key, lo, hi, field) \
+	{ \
+		json_ref	at = json_ref_member(&st, key); \
+		\
+		integer = 0; \
+		if (!SUM_##kind(&at, &st, lo, hi, field)) \
+			return false; \
+	}
+#define SUM_SETTING(key, kind, field, null, merge, lo, hi) \
+	SUM_IF_##merge(kind, key, lo, hi, field)
+	REPORT_SETTINGS(SUM_SETTING)
+#undef SUM_SETTING
+#undef SUM_IF_SETTING_SUMMED
+#undef SUM_IF_SETTING_FIRST
+#undef SUM_IF_SETTING_SAME
+	figures_settings_restore(&acc->settings, &acc->cfg, &ignored);
 	return true;
 }
 
@@ -223,8 +290,28 @@ read_target(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 }
 
 /*
- * The first report sets cfg up; the others are checked the same way
- * (into a scratch run_config) and compared member by member.
+ * The first report's "settings" (st), copied into acc and read from the
+ * copy (its strings live as long as acc), then set up in cfg.
+ */
+static bool
+first_settings(merge_acc *acc, const merge_reading *rd, const json_ref *st)
+{
+	json_ref	kept;
+	report_input ignored = {0};
+
+	if (!json_clone(&acc->first_settings, st->v))
+		return merge_bad(rd, st, "out of memory");
+	kept = *st;
+	kept.v = &acc->first_settings.root;
+	if (!read_settings(rd, &kept, &acc->settings))
+		return false;
+	figures_settings_restore(&acc->settings, &acc->cfg, &ignored);
+	return true;
+}
+
+/*
+ * The first report sets acc up; the others are checked the same way
+ * and compared member by member.
  */
 static bool
 settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
@@ -234,8 +321,7 @@ settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 	json_ref	series = json_ref_member(doc, "series");
 	json_ref	r[3];
 	bool		first = acc->ninstances == 0;
-	run_config	scratch = {0};
-	run_config *cfg = first ? &acc->cfg : &scratch;
+	report_figures other_settings;
 	merge_acc	other = {0};
 	int64_t		compat,
 				progress = 0;
@@ -244,7 +330,7 @@ settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 
 	if (!merge_int(rd, doc, "compat", PGB_COMPAT_MIN, PGB_COMPAT_MAX, &compat) ||
 		!merge_container(rd, doc, "settings", JSON_OBJECT, &st) ||
-		!read_settings(first ? acc : &other, rd, &st, cfg) ||
+		!(first ? first_settings(acc, rd, &st) : read_settings(rd, &st, &other_settings)) ||
 		!merge_int_null(rd, &m, "progress_s", 1, INT_MAX, &progress, &present) ||
 		!merge_num(rd, &series, "interval_s", 1e-6, INT_MAX, &interval_s) ||
 		!read_target(first ? acc : &other, rd, doc))
@@ -254,30 +340,18 @@ settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 	r[2] = json_ref_member(&series, "interval_s");
 	if (first)
 	{
-		cfg->compat = (int) compat;
-		cfg->progress_sec = (int) progress;
-		cfg->series_interval = (pg_time_usec_t) (interval_s * 1000000.0 + 0.5);
-		cfg->keep_hist = true;
-		cfg->latency_measured = true;
+		acc->cfg.compat = (int) compat;
+		acc->cfg.progress_sec = (int) progress;
+		acc->cfg.series_interval = (pg_time_usec_t) (interval_s * 1000000.0 + 0.5);
+		acc->cfg.keep_hist = true;
+		acc->cfg.latency_measured = true;
 		acc->first_compat = *r[0].v;
 		acc->first_progress = *r[1].v;
 		acc->first_interval = *r[2].v;
-		if (!json_clone(&acc->first_settings, st.v))
-			return merge_bad(rd, &st, "out of memory");
 		return true;
 	}
-	if (!same(acc, rd, "compat", &acc->first_compat, r[0].v))
-		return false;
-	for (int i = 0; i < (int) PGB_LENGTHOF(same_settings); i++)
-		if (!same(acc, rd, same_settings[i], json_get(&acc->first_settings.root, same_settings[i]),
-				  json_get(st.v, same_settings[i])))
-			return false;
-	if (json_is_null(json_get(&acc->first_settings.root, "rate_tps")) !=
-		json_is_null(json_get(st.v, "rate_tps")) &&
-		!same(acc, rd, "rate_tps", json_get(&acc->first_settings.root, "rate_tps"),
-			  json_get(st.v, "rate_tps")))
-		return false;
-	return same(acc, rd, "progress (-P)", &acc->first_progress, r[1].v) &&
+	return same(acc, rd, "compat", &acc->first_compat, r[0].v) && same_settings(acc, rd, &st) &&
+		same(acc, rd, "progress (-P)", &acc->first_progress, r[1].v) &&
 		same(acc, rd, "series interval", &acc->first_interval, r[2].v);
 }
 

@@ -16,43 +16,33 @@
 
 /* ---- the parts ---------------------------------------------------------- */
 
+/* Each kind of setting as REPORT_SETTINGS writes it: value v of field. */
+#define PUT_SETTING_STRING(jw, key, f, field) put_str(jw, key, (f)->field)
+#define PUT_SETTING_NAME(jw, key, f, field) put_str(jw, key, (f)->field)
+#define PUT_SETTING_INT(jw, key, f, field) put_int(jw, key, (f)->field)
+#define PUT_SETTING_NUMBER(jw, key, f, field) put_setting(jw, key, (f)->field)
+#define PUT_SETTING_BOOL(jw, key, f, field) put_bool(jw, key, (f)->field)
+#define PUT_SETTING_SEED(jw, key, f, field) put_uint(jw, key, (f)->field)
+#define PUT_SETTING_PERCENTILES(jw, key, f, field) \
+	do { \
+		open_block(jw, key, '['); \
+		for (int i_ = 0; i_ < (f)->n##field; i_++) \
+			put_setting(jw, NULL, (f)->field[i_]); \
+		close_block(jw, ']'); \
+	} while (0)
+
+/* "settings": every setting of REPORT_SETTINGS (figures.h), in its order. */
 static void
 put_settings(json_writer *jw, const report_figures *f)
 {
 	open_block(jw, "settings", '{');
-	put_str(jw, "transaction_type", f->transaction_type);
-	put_int(jw, "scaling_factor", f->scale);
-	put_str(jw, "partition_method", f->partition_method);
-	put_int(jw, "partitions", f->partitions);
-	put_str(jw, "query_mode", f->query_mode);
-	put_int(jw, "clients", f->nclients);
-	put_int(jw, "threads", f->nthreads);
-	put_int(jw, "max_tries", f->max_tries);
-	if (f->duration <= 0)
-	{
-		put_int(jw, "transactions_per_client", f->nxacts);
-		put_null(jw, "duration_s");
-	}
-	else
-	{
-		put_null(jw, "transactions_per_client");
-		put_int(jw, "duration_s", f->duration);
-	}
-	if (f->rate > 0)
-		put_setting(jw, "rate_tps", f->rate);
-	else
-		put_null(jw, "rate_tps");
-	if (f->latency_limited)
-		put_setting(jw, "latency_limit_ms", f->latency_limit_ms);
-	else
-		put_null(jw, "latency_limit_ms");
-	put_bool(jw, "connect_each", f->connect_each);
-	put_bool(jw, "failures_detailed", f->failures_detailed);
-	open_block(jw, "percentiles", '[');
-	for (int i = 0; i < f->npercentiles; i++)
-		put_setting(jw, NULL, f->percentiles[i]);
-	close_block(jw, ']');
-	put_uint(jw, "random_seed", f->extra.random_seed);
+#define PUT_SETTING(key, kind, field, null, merge, lo, hi) \
+	if (SETTING_NULL_IF_##null) \
+		put_null(jw, key); \
+	else \
+		PUT_##kind(jw, key, f, field);
+	REPORT_SETTINGS(PUT_SETTING)
+#undef PUT_SETTING
 	close_block(jw, '}');
 }
 

@@ -83,8 +83,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->nxacts = opts->nxacts;
 	cfg->duration = opts->duration;
 	cfg->rate = opts->rate;
-	/* -R is a total rate: each thread schedules its share */
-	cfg->throttle_delay = opts->rate > 0 ? 1000000.0 / opts->rate * cfg->nthreads : 0.0;
+	cfg->throttle_delay = runconf_throttle_delay(opts->rate, cfg->nthreads);
 	cfg->latency_limit = opts->latency_limit_us;
 	cfg->latency_limit_ms = opts->latency_limit_ms;
 	cfg->retry = (retry_policy) {
@@ -100,13 +99,12 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->per_command = opts->report_per_command;
 	cfg->keep_hist = opts->npercentiles > 0 || opts->report_json != NULL ||
 		opts->report_html != NULL;
-	cfg->latency_measured = opts->progress_sec > 0 || cfg->throttle_delay > 0 ||
-		cfg->latency_limit > 0 || opts->use_log || cfg->per_script_stats ||
-		cfg->keep_hist;
+	cfg->progress_sec = opts->progress_sec;
+	cfg->latency_measured = runconf_latency_from_series(cfg) || opts->use_log ||
+		cfg->per_script_stats || cfg->keep_hist;
 	cfg->failures_detailed = opts->failures_detailed;
 	cfg->debug = opts->debug;
 
-	cfg->progress_sec = opts->progress_sec;
 	cfg->progress_timestamp = opts->progress_timestamp;
 	build_log_config(cfg, opts, pid);
 	cfg->npercentiles = opts->npercentiles;

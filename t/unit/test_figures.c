@@ -129,7 +129,7 @@ world_build(world *w, const fc_case *c, int compat)
 		.nxacts = c->nxacts,
 		.duration = c->duration,
 		.rate = c->rate,
-		.throttle_delay = c->rate > 0 ? 1000000.0 / c->rate * c->nthreads : 0.0,
+		.throttle_delay = runconf_throttle_delay(c->rate, c->nthreads),
 		.latency_limit = (int64_t) (c->latency_limit_ms * 1000.0),
 		.latency_limit_ms = c->latency_limit_ms,
 		.retry = {.max_tries = c->max_tries},

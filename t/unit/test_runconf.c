@@ -59,6 +59,8 @@ static const cfg_case cases[] = {
 	{"--percentiles keeps histograms", {"--percentiles", NULL}, 1, 1, 0, 0, 1, true, false, true},
 	{"--report-json keeps histograms", {"--report-json=/dev/null", NULL},
 	1, 1, 0, 0, 1, true, false, true},
+	{"-L truncated to whole us, as pgbench's cast", {"-L", "2.01", "-t", "1", NULL},
+	1, 1, 0, 2009, 1, true, false, false},
 };
 
 static void
@@ -134,9 +136,31 @@ test_log_config(void)
 	options_free(&opts);
 }
 
+/*
+ * The derived values the merge of reports computes too (runconf.c,
+ * pgb_usec_from_msec): the same numbers from the same settings.
+ */
+static void
+test_derived(void)
+{
+	run_config	cfg = {0};
+
+	tap_is_double(runconf_throttle_delay(100, 3), 30000.0, 1e-9, "-R 100 over 3 threads");
+	tap_is_double(runconf_throttle_delay(0, 3), 0.0, 0, "no -R: no delay");
+	tap_is_int(pgb_usec_from_msec(2.01), 2009, "2.01 ms: 2009 us (2.01 * 1000 is just below 2010)");
+	tap_is_int(pgb_usec_from_msec(2.5), 2500, "2.5 ms");
+	tap_is_int(pgb_usec_from_msec(PGB_MAX_MSEC), (int64_t) (PGB_MAX_MSEC * 1000),
+			   "PGB_MAX_MSEC converts");
+	tap_is_int(pgb_usec_from_msec(1e300), INT64_MIN, "out of range: INT64_MIN, as pgbench's cast");
+	tap_ok(!runconf_latency_from_series(&cfg), "no -R, -P, -L: latency derived from the run time");
+	cfg.progress_sec = 1;
+	tap_ok(runconf_latency_from_series(&cfg), "-P: latency from the series");
+}
+
 int
 main(void)
 {
+	test_derived();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		test_case(&cases[i]);
 	test_command_tables();

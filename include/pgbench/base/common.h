@@ -68,4 +68,15 @@ pg_time_usec_t pgb_time_to_epoch(pg_time_usec_t mono);
 /* Fix the monotonic-to-epoch offset now.  main calls it first thing. */
 void		pgb_time_init(void);
 
+/*
+ * Milliseconds as whole microseconds, the one conversion of -L (the
+ * options, and a merge reading a report back): truncated, as pgbench's
+ * cast; INT64_MIN for NaN and values out of int64's range, the result
+ * pgbench's cast gives on x86-64, made defined.  PGB_MAX_MSEC: a bound
+ * below which every value converts.
+ */
+int64_t		pgb_usec_from_msec(double msec);
+
+#define PGB_MAX_MSEC 9.2e15
+
 #endif

@@ -83,4 +83,24 @@ typedef struct run_config
 	uint64_t	random_seed;	/* :random_seed, for the report files */
 } run_config;
 
+/*
+ * The values derived from settings that more than one unit needs, each
+ * computed here only (src/engine/runconf.c): runconf_build and the merge
+ * of reports, which rebuilds a run_config from the reports' settings.
+ */
+
+/*
+ * -R's mean delay in us between the transaction starts of one of
+ * nthreads threads sharing a total of rate transactions per second; 0
+ * when rate is not positive (no -R).
+ */
+double		runconf_throttle_delay(double rate, int nthreads);
+
+/*
+ * pgbench's report shows the measured latency (average and stddev of the
+ * series), not one derived from the run time: under -R, -P or -L.
+ * cfg's throttle_delay, progress_sec and latency_limit set.
+ */
+bool		runconf_latency_from_series(const run_config *cfg);
+
 #endif

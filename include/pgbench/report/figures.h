@@ -21,6 +21,10 @@
 #ifndef PGBENCH_FIGURES_H
 #define PGBENCH_FIGURES_H
 
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+
 #include "pgbench/stats/histogram.h"
 #include "pgbench/script/random.h"
 #include "pgbench/fleet/rendezvous.h"
@@ -237,6 +241,101 @@ typedef struct figures_script
 	figures_command *commands;	/* -r only; NULL otherwise */
 } figures_script;
 
+/*
+ * The report's persisted settings: the JSON document's "settings" object,
+ * listed once, in the order it prints them (doc/report-json.md):
+ * X(key, kind, field, null, merge, lo, hi).  The JSON writer, the merge's
+ * reading, checking and summing of reports and the test of the docs all
+ * loop over this list, so a new setting is one line here, the code that
+ * fills its field (figures_compute), its doc line and its test.
+ *
+ *   key    its JSON member
+ *   kind   a report_setting_kind: how it is written and read back
+ *   field  where report_figures holds it: f->field (a _PERCENTILES
+ *          field is the array, n<field> its count)
+ *   null   ALWAYS_SET, or NULL_WHEN(condition on f, the const
+ *          report_figures *), or ADDED_NULL_WHEN(condition) for a
+ *          member added to a schema version after its first reports:
+ *          those read back a report without it as null
+ *   merge  a report_setting_merge: what --merge-reports does with it
+ *   lo, hi what a report may hold: _INT and _NUMBER a range; _NAME lo
+ *          the names (NULL-terminated, indexed by the enum), hi the
+ *          first one a report may name (those before it are written
+ *          null); _PERCENTILES each value's range
+ */
+#define REPORT_SETTINGS(X) \
+	X("transaction_type", SETTING_STRING, transaction_type, ALWAYS_SET, SETTING_SAME, 0, 0) \
+	X("scaling_factor", SETTING_INT, scale, ALWAYS_SET, SETTING_SAME, 0, INT_MAX) \
+	X("partition_method", SETTING_NAME, partition_method, NULL_WHEN(f->partition_method == NULL), \
+	  SETTING_SAME, report_partition_methods, 1) \
+	X("partitions", SETTING_INT, partitions, ALWAYS_SET, SETTING_SAME, 0, INT_MAX) \
+	X("query_mode", SETTING_NAME, query_mode, ALWAYS_SET, SETTING_SAME, report_query_modes, 0) \
+	X("clients", SETTING_INT, nclients, ALWAYS_SET, SETTING_SUMMED, 1, INT_MAX) \
+	X("threads", SETTING_INT, nthreads, ALWAYS_SET, SETTING_SUMMED, 1, INT_MAX) \
+	X("max_tries", SETTING_INT, max_tries, ALWAYS_SET, SETTING_SAME, 0, UINT32_MAX) \
+	X("transactions_per_client", SETTING_INT, nxacts, NULL_WHEN(f->duration > 0), SETTING_SAME, \
+	  1, INT_MAX) \
+	X("duration_s", SETTING_INT, duration, NULL_WHEN(f->duration <= 0), SETTING_SAME, 1, INT_MAX) \
+	X("rate_tps", SETTING_NUMBER, rate, NULL_WHEN(!(f->rate > 0)), SETTING_SUMMED, 0, INFINITY) \
+	X("latency_limit_ms", SETTING_NUMBER, latency_limit_ms, NULL_WHEN(!f->latency_limited), \
+	  SETTING_SAME, 0, PGB_MAX_MSEC) \
+	X("connect_each", SETTING_BOOL, connect_each, ALWAYS_SET, SETTING_SAME, 0, 0) \
+	X("failures_detailed", SETTING_BOOL, failures_detailed, ALWAYS_SET, SETTING_SAME, 0, 0) \
+	X("percentiles", SETTING_PERCENTILES, percentiles, ALWAYS_SET, SETTING_SAME, 0, 100) \
+	X("random_seed", SETTING_SEED, extra.random_seed, ALWAYS_SET, SETTING_FIRST, 0, 0) \
+	X("progress_s", SETTING_INT, extra.progress_s, ADDED_NULL_WHEN(f->extra.progress_s <= 0), \
+	  SETTING_SAME, 1, INT_MAX)
+
+/* How a setting is written (report_json.c) and read back (merge). */
+typedef enum report_setting_kind
+{
+	SETTING_STRING,				/* a string (put_str) */
+	SETTING_NAME,				/* a string naming an enum's value */
+	SETTING_INT,				/* an integer (put_int) */
+	SETTING_NUMBER,				/* a number as the user gave it (put_setting) */
+	SETTING_BOOL,				/* true or false */
+	SETTING_PERCENTILES,		/* an array of numbers (put_setting) */
+	SETTING_SEED,				/* an unsigned 64-bit integer (put_uint) */
+} report_setting_kind;
+
+/* What --merge-reports does with a setting (doc/fleet.md). */
+typedef enum report_setting_merge
+{
+	SETTING_SAME,				/* every report must have the same value */
+	SETTING_SUMMED,				/* the merged report's is the reports' sum
+								 * (null in one, null in all) */
+	SETTING_FIRST,				/* the merged report takes the first's */
+} report_setting_merge;
+
+/* The null column: the condition, whether it can be null, whether it can be absent. */
+#define SETTING_NULL_IF_ALWAYS_SET false
+#define SETTING_NULL_IF_NULL_WHEN(cond) (cond)
+#define SETTING_NULL_IF_ADDED_NULL_WHEN(cond) (cond)
+#define SETTING_NULLABLE_ALWAYS_SET false
+#define SETTING_NULLABLE_NULL_WHEN(cond) true
+#define SETTING_NULLABLE_ADDED_NULL_WHEN(cond) true
+#define SETTING_ADDED_ALWAYS_SET false
+#define SETTING_ADDED_NULL_WHEN(cond) false
+#define SETTING_ADDED_ADDED_NULL_WHEN(cond) true
+
+/* One setting of the list, for the code that needs it at run time. */
+typedef struct report_setting
+{
+	const char *key;
+	report_setting_kind kind;
+	bool		nullable;		/* null in some reports */
+	bool		added;			/* absent from the first reports of its schema */
+	report_setting_merge merge;
+} report_setting;
+
+/* REPORT_SETTINGS as a table, in its order (figures_settings.c). */
+extern const report_setting report_settings[];
+extern const int report_nsettings;
+
+/* The names of query_mode and partition_method values, NULL-terminated. */
+extern const char *const report_query_modes[];
+extern const char *const report_partition_methods[];
+
 /* Everything the final report shows. */
 typedef struct report_figures
 {
@@ -320,6 +419,17 @@ bool		figures_compute(const report_input *in, report_figures *f);
 
 /* Release what figures_compute allocated; f may be passed again. */
 void		figures_free(report_figures *f);
+
+/*
+ * The way back (figures_settings.c): the settings of s (the fields of
+ * REPORT_SETTINGS, as a report's are read back) into the run_config and
+ * the report_input they stand for, so that figures_compute gives the
+ * same settings again.  Only the settings' own fields of cfg and in
+ * (scale, partitions) are written; cfg's derived throttle_delay and
+ * latency_limit too.  The strings of s are not kept.
+ */
+void		figures_settings_restore(const report_figures *s, run_config *cfg,
+									 report_input *in);
 
 /*
  * The extras of the report files (figures_report.c): the report
