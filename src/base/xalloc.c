@@ -54,6 +54,24 @@ pgb_strndup(const char *s, size_t len)
 	return copy;
 }
 
+char *
+pgb_vasprintf(const char *fmt, va_list ap)
+{
+	va_list		again;
+	int			len;
+	char	   *text;
+
+	va_copy(again, ap);
+	len = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (len < 0)
+		len = 0;
+	text = pgb_malloc((size_t) len + 1);
+	if (vsnprintf(text, (size_t) len + 1, fmt, ap) < 0)
+		*text = '\0';
+	return text;
+}
+
 void
 pgb_fatal_internal(const char *where, const char *what)
 {

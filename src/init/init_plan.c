@@ -42,24 +42,6 @@ plan_add(init_plan *plan, init_item_kind kind)
 	return item;
 }
 
-static char *plan_format(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
-
-static char *
-plan_format(const char *fmt, va_list ap)
-{
-	va_list		again;
-	int			len;
-	char	   *text;
-
-	va_copy(again, ap);
-	len = vsnprintf(NULL, 0, fmt, again);
-	va_end(again);
-	text = pgb_malloc((size_t) len + 1);
-	vsnprintf(text, (size_t) len + 1, fmt, ap);
-	return text;
-}
-
 static char *plan_strf(const char *fmt,...)
 	__attribute__((format(printf, 1, 2)));
 
@@ -71,7 +53,7 @@ plan_strf(const char *fmt,...)
 	char	   *text;
 
 	va_start(ap, fmt);
-	text = plan_format(fmt, ap);
+	text = pgb_vasprintf(fmt, ap);
 	va_end(ap);
 	return text;
 }
@@ -88,7 +70,7 @@ plan_text(init_plan *plan, init_item_kind kind, int batch, const char *fmt,...)
 	va_list		ap;
 
 	va_start(ap, fmt);
-	item->text = plan_format(fmt, ap);
+	item->text = pgb_vasprintf(fmt, ap);
 	va_end(ap);
 	item->batch = batch;
 	return item;

@@ -60,24 +60,6 @@ typedef struct compile_ctx
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static char *
-xvasprintf(const char *fmt, va_list ap)
-{
-	va_list		ap2;
-	int			len;
-	char	   *p;
-
-	va_copy(ap2, ap);
-	len = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (len < 0)
-		len = 0;				/* an encoding error: an empty text */
-	p = pgb_malloc((size_t) len + 1);
-	if (vsnprintf(p, (size_t) len + 1, fmt, ap) < 0)
-		*p = '\0';
-	return p;
-}
-
 /* A growable string for building headlines and parameter text. */
 typedef struct strbuf
 {
@@ -114,7 +96,7 @@ strbuf_printf(strbuf *sb, const char *fmt, ...)
 	char	   *s;
 
 	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
+	s = pgb_vasprintf(fmt, ap);
 	va_end(ap);
 	strbuf_append(sb, s, strlen(s));
 	free(s);
@@ -188,7 +170,7 @@ plain_error(script_error *err, const char *fmt,...)
 
 	error_init(err);
 	va_start(ap, fmt);
-	err->headline = xvasprintf(fmt, ap);
+	err->headline = pgb_vasprintf(fmt, ap);
 	va_end(ap);
 	copy_truncated(err->message, sizeof(err->message), err->headline);
 	return false;

@@ -12,6 +12,7 @@
 #ifndef PGBENCH_XALLOC_H
 #define PGBENCH_XALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* malloc(size), size 0 allowed; never returns NULL. */
@@ -28,6 +29,13 @@ char	   *pgb_strdup(const char *s);
 
 /* A NUL-terminated copy of the first len bytes of s; never returns NULL. */
 char	   *pgb_strndup(const char *s, size_t len);
+
+/*
+ * fmt formatted with ap into a new string; never returns NULL (an encoding
+ * error gives an empty string).  ap is left unused: the caller ends it.
+ */
+char	   *pgb_vasprintf(const char *fmt, va_list ap)
+			__attribute__((format(printf, 1, 0)));
 
 /*
  * Stop the process after an internal error of start-up code that leaves
