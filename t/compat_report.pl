@@ -322,7 +322,8 @@ SKIP:
 		my ($orc, $oout) = ours(19, \@args);
 		my ($rrc, $rout) = run_ref($oracle19, \@args);
 		is($orc, $rrc, "--continue-on-error $name (mode 19): exit code");
-		same_lines(shape($oout, 19), shape($rout, 19), "--continue-on-error $name (mode 19): 19beta1's lines");
+		same_lines(no_failure_suffix(shape($oout, 19)), no_failure_suffix(shape($rout, 19)),
+			"--continue-on-error $name (mode 19): 19beta1's lines");
 		same_lines(timings($oout, 19), timings($rout, 19), "--continue-on-error $name (mode 19): exact counts")
 		  if $exact;
 	}
@@ -373,11 +374,15 @@ for my $g (@GOLDEN)
 	$want =~ s/\bbad\.sql\b/ser.sql/g if $case eq 'all_failed';
 	# unlimited tries need -T or -L: the stand-in has 5, the case 0 (no line)
 	$want =~ s/^maximum number of tries: 5\n//m if $case eq 'scripts_r';
-	same_lines(shape($g19, 19), shape($want, 19), "golden $case (19): 19beta1's lines");
+	# (the suffix " (including failures)" follows the counts of a -T run:
+	# 19beta1 on a busy machine may have none where the golden has some)
+	same_lines(no_failure_suffix(shape($g19, 19)), no_failure_suffix(shape($want, 19)),
+		"golden $case (19): 19beta1's lines");
 	same_lines(timings($g19, 19), timings($want, 19), "golden $case (19): 19beta1's exact counts")
 	  if $exact;
 	my $g18 = golden_text($case, 18) =~ s/^(?: - )?latency p[\d.]+ = .*\n//mgr;
-	same_lines(shape($g18, 18), shape($want =~ s/^(?: - )?number of other failures: .*\n//mgr, 18),
+	same_lines(no_failure_suffix(shape($g18, 18)),
+		no_failure_suffix(shape($want =~ s/^(?: - )?number of other failures: .*\n//mgr, 18)),
 		"golden $case (18): 19beta1's lines without the other failures");
 	is(golden_text($case, 17), golden_text($case, 16), "golden $case (17): 16's text");
 }
