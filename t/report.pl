@@ -193,7 +193,7 @@ for my $v (@VARIANTS)
 	my ($name, $args, $keys) = @$v;
 	my @args = ('-n', @$args);
 
-	($rc, $out, $err) = pgbench(\@args, env => \%env);
+	($rc, $out, $err) = run_accounted($name, \@args, sub { pgbench(\@args, env => \%env) });
 	my $failures = $out =~ /^number of failed transactions: [1-9]/m;
 	is($rc, 0, "$name: exit code");
 	# " (including failures)" depends on whether this run had a failure
@@ -208,7 +208,7 @@ for my $v (@VARIANTS)
 		is(scalar(grep { !/$width\S/ } @cmd), 0, "$name: -r columns are %11.3f  %10d");
 	}
 	next unless $system;
-	my ($src, $sout, $serr) = system_pgbench(\@args, env => \%env);
+	my ($src, $sout, $serr) = run_accounted("$name (system)", \@args, sub { system_pgbench(\@args, env => \%env) });
 	my $sfail = $sout =~ /^number of failed transactions: [1-9]/m;
 	if ($failures != $sfail)
 	{

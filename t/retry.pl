@@ -171,24 +171,12 @@ sub verbose_lines
 	return \%v;
 }
 
-# A run of a duration (-T) counts from before the connections, as
-# pgbench's does: on a busy machine (a CI once ran this beside a test
-# opening 1000 connections) four clients may account no transaction at
-# all in 2 s, which both programs report alike (processed 0, failed 0
-# (NaN%), no latency lines; checked by hand against pgbench 15) but says
-# nothing of what the cases check.  Such a run is made again, up to 5
-# times in all.
+# (run_accounted: a starved -T run is made again)
 sub run_again
 {
 	my ($runner, $name, $args) = @_;
-	my $r;
-	for my $try (1 .. 5)
-	{
-		$r = run_fresh($runner, $args);
-		return $r if $r->[1] =~ /^tps = /m || !grep { $_ eq '-T' } @$args;
-		note("$name: run $try accounted no transaction, made again");
-	}
-	return $r;
+	my @r = run_accounted($name, $args, sub { @{ run_fresh($runner, $args) } });
+	return \@r;
 }
 
 # Both binaries on the same workload: exit codes and masked reports agree.
