@@ -231,7 +231,7 @@ sub poll_until
 
 # run_accounted($name, $args, $run) -> what $run->() returns (exit code,
 # stdout, ...), made again up to 5 times in all while a run of a duration
-# (-T in @$args) accounted no transaction.  -T counts from before the
+# (-T in @$args) exited 0 having accounted no transaction.  -T counts from before the
 # connections, as pgbench's does: on a busy machine four clients of a
 # -T 1 run may account none (both programs then print processed 0,
 # failed 0 (NaN%) and stop), which says nothing of what a case compares.
@@ -242,7 +242,7 @@ sub run_accounted
 	for my $try (1 .. 5)
 	{
 		@r = $run->();
-		return @r if !grep({ $_ eq '-T' } @$args) || ($r[1] // '') =~ /^tps = /m;
+		return @r if !grep({ $_ eq '-T' } @$args) || ($r[0] // -1) != 0 || ($r[1] // '') =~ /^tps = /m;
 		note("$name: run $try accounted no transaction, made again");
 	}
 	return @r;
@@ -316,9 +316,9 @@ sub mask_timings
 sub same_as_system
 {
 	my ($args, %o) = @_;
-	my @theirs = system_pgbench($args, %o);
-	my @ours = pgbench($args, %o);
 	my $name = "same as system pgbench: @$args";
+	my @theirs = run_accounted("$name (system)", $args, sub { system_pgbench($args, %o) });
+	my @ours = run_accounted($name, $args, sub { pgbench($args, %o) });
 	is($ours[0], $theirs[0], "$name: exit code");
 	is(mask_timings($ours[1]), mask_timings($theirs[1]), "$name: stdout");
 	is(mask_timings($ours[2]), mask_timings($theirs[2]), "$name: stderr");
