@@ -18,9 +18,26 @@
 #include "tap.h"
 
 #define SCALE 2
-#define SCALE_TEXT "2"
+#define SCALE_TEXT "2"			/* SCALE, for -D scale= */
 #define MAX_STMTS 8
-#define MAX_VARS 4
+
+/* The variables the scripts set, and their ranges at scale SCALE. */
+enum
+{
+	V_AID, V_BID, V_TID, V_DELTA, NVARS
+};
+
+static const struct
+{
+	const char *name;
+	long long	min;
+	long long	max;
+}			ranges[NVARS] = {
+	[V_AID] = {"aid", 1, 100000 * SCALE},
+	[V_BID] = {"bid", 1, SCALE},
+	[V_TID] = {"tid", 1, 10 * SCALE},
+	[V_DELTA] = {"delta", -5000, 5000},
+};
 
 /*
  * One SQL statement of the scripts: as sent in simple mode (each "#" a
@@ -32,7 +49,8 @@ typedef struct matrix_stmt
 {
 	const char *simple;
 	const char *params;
-	const char *vars;
+	int			nvars;
+	int			var[NVARS];
 	const char *result;
 	const char *tx;
 } matrix_stmt;
@@ -44,34 +62,34 @@ enum
 };
 
 static const matrix_stmt stmts[] = {
-	[S_BEGIN] = {"BEGIN;", "BEGIN;", "", "< OK BEGIN", "~ TX T"},
+	[S_BEGIN] = {"BEGIN;", "BEGIN;", 0, {0}, "< OK BEGIN", "~ TX T"},
 	[S_UPDATE_ACCOUNT] = {
 		"UPDATE pgbench_accounts SET abalance = abalance + # WHERE aid = #;",
 		"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;",
-		"delta aid", "< OK UPDATE 1", NULL},
+		2, {V_DELTA, V_AID}, "< OK UPDATE 1", NULL},
 	[S_SELECT_ACCOUNT] = {
 		"SELECT abalance FROM pgbench_accounts WHERE aid = #;",
 		"SELECT abalance FROM pgbench_accounts WHERE aid = $1;",
-		"aid", "< ROWS abalance | 0", NULL},
+		1, {V_AID}, "< ROWS abalance | 0", NULL},
 	[S_UPDATE_TELLER] = {
 		"UPDATE pgbench_tellers SET tbalance = tbalance + # WHERE tid = #;",
 		"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;",
-		"delta tid", "< OK UPDATE 1", NULL},
+		2, {V_DELTA, V_TID}, "< OK UPDATE 1", NULL},
 	[S_UPDATE_BRANCH] = {
 		"UPDATE pgbench_branches SET bbalance = bbalance + # WHERE bid = #;",
 		"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;",
-		"delta bid", "< OK UPDATE 1", NULL},
+		2, {V_DELTA, V_BID}, "< OK UPDATE 1", NULL},
 	[S_INSERT_HISTORY] = {
 		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
 		"VALUES (#, #, #, #, CURRENT_TIMESTAMP);",
 		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
 		"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
-		"tid bid aid delta", "< OK INSERT 0 1", NULL},
-	[S_END] = {"END;", "END;", "", "< OK COMMIT", "~ TX I"},
+		4, {V_TID, V_BID, V_AID, V_DELTA}, "< OK INSERT 0 1", NULL},
+	[S_END] = {"END;", "END;", 0, {0}, "< OK COMMIT", "~ TX I"},
 	[S_COUNT_TELLERS] = {
 		"SELECT count(*) FROM pgbench_tellers WHERE tid = # AND bid = #;",
 		"SELECT count(*) FROM pgbench_tellers WHERE tid = $1 AND bid = $2;",
-		"tid bid", "< ROWS count | 1", NULL},
+		2, {V_TID, V_BID}, "< ROWS count | 1", NULL},
 };
 
 /* run_matrix.pl's pipeline.sql: four statements in one pipeline */
@@ -133,19 +151,6 @@ static const struct
 	int			nxacts;
 }			shapes[] = {{0, 3}, {1, 2}, {2, 3}, {3, 2}, {4, 4}};
 
-/* The variables the scripts set and their ranges at scale SCALE. */
-static const struct
-{
-	const char *name;
-	long long	min;
-	long long	max;
-}			ranges[MAX_VARS] = {
-	{"aid", 1, 100000 * SCALE},
-	{"bid", 1, SCALE},
-	{"tid", 1, 10 * SCALE},
-	{"delta", -5000, 5000},
-};
-
 /* ---- the session a case expects ------------------------------------------ */
 
 /* A growing NULL-ended array of owned lines. */
@@ -183,18 +188,6 @@ lines_free(lines *l)
 	free(l->line);
 }
 
-/* How many variables a statement sends ("delta aid": 2). */
-static int
-count_vars(const char *vars)
-{
-	int			n = 0;
-
-	for (const char *p = vars; *p != '\0'; p++)
-		if (p == vars || p[-1] == ' ')
-			n++;
-	return n;
-}
-
 /* "#,#" for n parameters. */
 static const char *
 param_list(int n)
@@ -204,12 +197,24 @@ param_list(int n)
 	return lists[n];
 }
 
+/*
+ * Statement k of ms prepared as P_k (the fixture names each SQL command
+ * of a script P_ and its place among them) and its answer.
+ */
+static void
+add_prepare(lines *l, const matrix_script *ms, int k)
+{
+	add(l, "> PREPARE P_%d %s", k, stmts[ms->stmt[k]].params);
+	add(l, "< OK");
+	add(l, "< END");
+}
+
 /* The send of statement k (its P_k when prepared), without its results. */
 static void
 add_send(lines *l, const matrix_script *ms, int k, query_mode mode)
 {
 	const matrix_stmt *st = &stmts[ms->stmt[k]];
-	const char *params = param_list(count_vars(st->vars));
+	const char *params = param_list(st->nvars);
 
 	if (mode == QUERY_SIMPLE)
 		add(l, "> Q %s", st->simple);
@@ -237,21 +242,13 @@ add_transaction(lines *l, const matrix_script *ms, query_mode mode, bool first)
 	bool		prepare = mode == QUERY_PREPARED && first;
 
 	for (int k = 0; ms->pipeline && prepare && k < ms->nstmts; k++)
-	{
-		add(l, "> PREPARE P_%d %s", k, stmts[ms->stmt[k]].params);
-		add(l, "< OK");
-		add(l, "< END");
-	}
+		add_prepare(l, ms, k);
 	for (int k = 0; k < ms->nstmts; k++)
 	{
 		const matrix_stmt *st = &stmts[ms->stmt[k]];
 
 		if (!ms->pipeline && prepare)
-		{
-			add(l, "> PREPARE P_%d %s", k, st->params);
-			add(l, "< OK");
-			add(l, "< END");
-		}
+			add_prepare(l, ms, k);
 		add_send(l, ms, k, mode);
 		if (ms->pipeline)
 			continue;
@@ -278,68 +275,45 @@ build_session(lines *l, const matrix_script *ms, query_mode mode, int nxacts)
 
 /* ---- checks ------------------------------------------------------------- */
 
-static int
-range_of(const char *name, size_t len)
-{
-	for (int i = 0; i < MAX_VARS; i++)
-		if (strlen(ranges[i].name) == len && strncmp(ranges[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
 /*
- * Walk one transaction's numbers (from *pos) through its statements'
+ * Walk one transaction's numbers (num[*pos] on) through its statements'
  * variables: each in its range and the same wherever it is sent again.
- * The values into last[] (by ranges' index); false and a message in
- * why at the first that is not.
+ * The values into last[] and sent[]; false, and why, at the first that
+ * is not.
  */
 static bool
 check_transaction(const matrix_script *ms, const long long *num, int nnum, int *pos,
-				  long long *last, char *why, size_t len)
+				  long long *last, bool *sent, char *why, size_t len)
 {
-	bool		seen[MAX_VARS] = {false};
+	bool		seen[NVARS] = {false};
 
 	for (int k = 0; k < ms->nstmts; k++)
-		for (const char *v = stmts[ms->stmt[k]].vars; *v != '\0';)
+		for (int i = 0; i < stmts[ms->stmt[k]].nvars; i++, (*pos)++)
 		{
-			size_t		vlen = strcspn(v, " ");
-			int			r = range_of(v, vlen);
-			long long	value = *pos < nnum ? num[*pos] : 0;
+			int			v = stmts[ms->stmt[k]].var[i];
 
-			if (*pos >= nnum || r < 0)
-				return snprintf(why, len, "number %d missing", *pos), false;
-			if (value < ranges[r].min || value > ranges[r].max || (seen[r] && last[r] != value))
-				return snprintf(why, len, "number %d: %s = %lld", *pos, ranges[r].name, value),
-					false;
-			seen[r] = true;
-			last[r] = value;
-			(*pos)++;
-			v += vlen;
-			v += *v == ' ';
+			if (*pos >= nnum)
+			{
+				snprintf(why, len, "number %d missing", *pos);
+				return false;
+			}
+			if (num[*pos] < ranges[v].min || num[*pos] > ranges[v].max ||
+				(seen[v] && last[v] != num[*pos]))
+			{
+				snprintf(why, len, "number %d: %s = %lld", *pos, ranges[v].name, num[*pos]);
+				return false;
+			}
+			seen[v] = sent[v] = true;
+			last[v] = num[*pos];
 		}
 	return true;
 }
 
-/* Whether any statement of ms sends variable r. */
-static bool
-seen_any(const matrix_script *ms, int r)
-{
-	for (int k = 0; k < ms->nstmts; k++)
-		for (const char *v = stmts[ms->stmt[k]].vars; *v != '\0';)
-		{
-			size_t		vlen = strcspn(v, " ");
-
-			if (range_of(v, vlen) == r)
-				return true;
-			v += vlen;
-			v += *v == ' ';
-		}
-	return false;
-}
-
 /*
  * The numbers session s was sent, nxacts transactions of ms: in range and
- * consistent, none left over, and the last of each the client's variable.
+ * consistent, none left over; then (when they are) the last of each is
+ * client c's variable (variables ms never sends stay unset: select-only
+ * sets aid alone).
  */
 static void
 check_numbers(fixture *fx, client *c, pgb_session *s, const matrix_script *ms, int nxacts,
@@ -347,33 +321,36 @@ check_numbers(fixture *fx, client *c, pgb_session *s, const matrix_script *ms, i
 {
 	int			nnum;
 	const long long *num = ss_numbers(s, &nnum);
-	long long	last[MAX_VARS] = {0};
-	char		why[128] = "";
+	long long	last[NVARS] = {0};
+	bool		sent[NVARS] = {false};
 	int			pos = 0;
 	bool		ok = true;
+	char		why[128] = "";
 
 	for (int t = 0; ok && t < nxacts; t++)
-		ok = check_transaction(ms, num, nnum, &pos, last, why, sizeof(why));
+		ok = check_transaction(ms, num, nnum, &pos, last, sent, why, sizeof(why));
 	if (ok && pos != nnum)
 	{
-		snprintf(why, sizeof(why), "%d numbers, %d expected", nnum, pos);
+		snprintf(why, sizeof(why), "%d numbers sent, %d expected", nnum, pos);
 		ok = false;
 	}
 	if (!tap_ok(ok, "%s: the values drawn, in range and the same within a transaction", name))
 		tap_diag("%s", why);
-	/* select-only sets aid alone: the others stay unset */
-	for (int r = 0; ok && r < MAX_VARS; r++)
+	for (int v = 0; ok && v < NVARS; v++)
 	{
-		const char *got = fixture_client_var(fx, c, ranges[r].name);
+		const char *got = fixture_client_var(fx, c, ranges[v].name);
+		char		want[32] = "(unset)";
 
-		snprintf(why, sizeof(why), "%lld", last[r]);
-		if (strcmp(got, seen_any(ms, r) ? why : "(unset)") != 0)
+		if (sent[v])
+			snprintf(want, sizeof(want), "%lld", last[v]);
+		if (strcmp(got, want) != 0)
 		{
-			tap_diag("%s = %s, last sent %s", ranges[r].name, got, why);
+			snprintf(why, sizeof(why), "%s = %s, last sent %s", ranges[v].name, got, want);
 			ok = false;
 		}
 	}
-	tap_ok(ok, "%s: the client's variables are the last values sent", name);
+	if (!tap_ok(ok, "%s: the client's variables are the last values sent", name))
+		tap_diag("%s", why);
 }
 
 /* ---- runs --------------------------------------------------------------- */
@@ -406,6 +383,8 @@ run_single(int i, int nxacts, const char *name)
 	if (case_fixture(&fx, i, nxacts, &l))
 	{
 		expect_finished(&fx, name, nxacts);
+		if (cases[i].script->pipeline)
+			tap_is_int(fx.c.num_syncs, 0, "every sync's results read");
 		check_numbers(&fx, &fx.c, fx.s, cases[i].script, nxacts, name);
 		fixture_free(&fx);
 	}
