@@ -1,13 +1,19 @@
-# run_matrix.pl — the "all scripts, all modes, -c 1..1000, -j 1..8" matrix
-# against one real cluster initialised at scale 2 by our binary.  Every
-# builtin script runs in simple, extended and prepared mode, and a custom
-# script that sends its statements in a pipeline (the fourth mode) runs in
-# extended and prepared mode, over a spread of (-c, -j) pairs from (1,1)
-# to (100,4); then a run with 1000 clients and two with 250.  Each run must exit 0,
-# print the exact report (timings masked), say nothing on stderr but the
-# vacuum line, and leave the database consistent: one history row per
-# writing transaction and balances that add up to the history's deltas.
-# A few of the same command lines also go through the system pgbench.
+# run_matrix.pl — every script in every mode against one real cluster
+# initialised at scale 2 by our binary.  Every builtin script runs in
+# simple, extended and prepared mode, and a custom script that sends its
+# statements in a pipeline (the fourth mode) runs in extended and prepared
+# mode: each pair once, in a shape of its own from -c 1 -j 1 to -c 100
+# -j 4 (several with more than one client and thread, one with more
+# threads than clients); then a run with 1000 clients and two with 250.
+# Each run must exit 0, print the exact report (timings masked), say
+# nothing on stderr but the vacuum line, and leave the database
+# consistent: one history row per writing transaction and balances that
+# add up to the history's deltas.  A few of the same command lines also go
+# through the system pgbench.
+#
+# The rest of the matrix, each pair with 1 to 4 clients and what each mode
+# sends per transaction, is t/unit/test_matrix.c's, against a scripted
+# session.
 #
 # "run_matrix.pl many" runs only the many-clients part (meson test
 # run_many, which runs alone: a fork storm of 1000 backends starves every
@@ -36,7 +42,8 @@ is($rc, 0, "initialize at scale $SCALE") or diag($err);
 
 # The fourth mode: a transaction whose statements travel in one pipeline.
 # It writes like simple-update (one account, one history row) so that the
-# same consistency checks apply, and reads back in between.
+# same consistency checks apply, and reads back in between
+# (t/unit/test_matrix.c runs the same text).
 write_file('pipeline.sql', <<'EOS');
 \set aid random(1, 100000 * :scale)
 \set tid random(1, 10 * :scale)
@@ -51,25 +58,37 @@ INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :a
 EOS
 
 # what each script is called in the report, its option, whether it adds a
-# history row per transaction, whether it moves teller and branch balances,
-# and the modes it supports
+# history row per transaction, and whether it moves teller and branch
+# balances
 my @SCRIPTS = (
 	{ name => 'tpcb-like', type => '<builtin: TPC-B (sort of)>', args => [ '-b', 'tpcb-like' ],
-	  history => 1, tellers => 1, modes => [qw(simple extended prepared)] },
+	  history => 1, tellers => 1 },
 	{ name => 'simple-update', type => '<builtin: simple update>', args => [ '-N' ],
-	  history => 1, tellers => 0, modes => [qw(simple extended prepared)] },
+	  history => 1, tellers => 0 },
 	{ name => 'select-only', type => '<builtin: select only>', args => [ '-S' ],
-	  history => 0, tellers => 0, modes => [qw(simple extended prepared)] },
+	  history => 0, tellers => 0 },
 	# a custom script reports scale 1 unless -s says otherwise
 	{ name => 'pipeline', type => 'pipeline.sql', args => [ '-f', 'pipeline.sql', '-s', $SCALE ],
-	  history => 1, tellers => 0, modes => [qw(extended prepared)] },
+	  history => 1, tellers => 0 },
 );
 
-# (clients, threads, transactions per client); the last column says
-# whether the run skips the vacuum (-n), so both start-ups are covered
-# (2, 8) asks for more threads than clients: pgbench runs one per client
-my @SHAPES = ([ 1, 1, 5, 0 ], [ 2, 8, 4, 1 ], [ 3, 2, 5, 1 ], [ 8, 8, 3, 0 ], [ 16, 3, 2, 1 ],
-	[ 100, 4, 1, 0 ]);
+# Each (script, mode) pair once: (script, mode, clients, threads,
+# transactions per client, whether the run skips the vacuum (-n), so both
+# start-ups are covered).  (2, 8) asks for more threads than clients:
+# pgbench runs one per client.
+my @RUNS = (
+	[ 'tpcb-like',     'simple',   3,   2, 5, 0 ],
+	[ 'tpcb-like',     'extended', 1,   1, 5, 1 ],
+	[ 'tpcb-like',     'prepared', 8,   8, 3, 0 ],
+	[ 'simple-update', 'simple',   2,   8, 4, 1 ],
+	[ 'simple-update', 'extended', 16,  3, 2, 0 ],
+	[ 'simple-update', 'prepared', 4,   2, 3, 1 ],
+	[ 'select-only',   'simple',   1,   1, 5, 0 ],
+	[ 'select-only',   'extended', 3,   2, 4, 1 ],
+	[ 'select-only',   'prepared', 100, 4, 1, 0 ],
+	[ 'pipeline',      'extended', 2,   2, 4, 1 ],
+	[ 'pipeline',      'prepared', 8,   3, 3, 0 ],
+);
 
 # Figures that depend on timing become X; the banner carries the versions.
 sub mask
@@ -168,14 +187,13 @@ sub check_run
 
 # ---- the matrix -----------------------------------------------------------
 
+my %by_name = map { $_->{name} => $_ } @SCRIPTS;
 if (!$many)
 {
-	for my $script (@SCRIPTS)
+	for my $run (@RUNS)
 	{
-		for my $mode (@{ $script->{modes} })
-		{
-			check_run($script, $mode, @$_) for @SHAPES;
-		}
+		my ($name, @shape) = @$run;
+		check_run($by_name{$name}, @shape);
 	}
 }
 
@@ -184,7 +202,6 @@ if (!$many)
 # the server a fork and an authentication: 1000 take most of a minute on a
 # busy two-core machine, and 250 cover the same paths).
 
-my %by_name = map { $_->{name} => $_ } @SCRIPTS;
 # Every connection is closed at the end of a run (this also covers what
 # run_connect.pl checked with its own -S -c 1000 -j 2 -t 2 run).
 sub all_closed

@@ -175,10 +175,26 @@ expect_aborted(fixture *fx, const char *name, const char *message)
 const char *
 fixture_var(fixture *fx, const char *name)
 {
+	return fixture_client_var(fx, &fx->c, name);
+}
+
+const char *
+fixture_client_var(fixture *fx, client *c, const char *name)
+{
 	int			slot = var_symtab_find(fx->set->symtab, name, strlen(name));
-	const char *value = slot >= 0 ? var_get_string(&fx->c.vars, slot) : NULL;
+	const char *value = slot >= 0 ? var_get_string(&c->vars, slot) : NULL;
 
 	return value != NULL ? value : "(unset)";
+}
+
+bool
+fixture_define(fixture *fx, const char *name, const char *value)
+{
+	int			slot = var_symtab_find(fx->set->symtab, name, strlen(name));
+
+	return slot >= 0 &&
+		var_set_string(&fx->defines, slot, value, strlen(value)) &&
+		var_set_string(&fx->c.vars, slot, value, strlen(value));
 }
 
 void

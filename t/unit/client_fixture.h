@@ -1,6 +1,6 @@
 /*
  * client_fixture.h — what the engine's unit tests (test_client.c,
- * test_client_more.c, test_thread.c) share: one client of one compiled
+ * test_client_more.c, test_thread.c, test_matrix.c) share: one client of one compiled
  * script on a scripted session (session_script.h), run to its end and
  * checked against the script, and a worker of several clients run
  * through the thread loop.
@@ -48,6 +48,16 @@ void		expect_aborted(fixture *fx, const char *name, const char *message);
 
 /* A variable of the client as text; "(unset)" when it has none. */
 const char *fixture_var(fixture *fx, const char *name);
+
+/* The same for client c (one of a worker's, see below). */
+const char *fixture_client_var(fixture *fx, client *c, const char *name);
+
+/*
+ * Set variable name (one the scripts use) to value, as -D does: for the
+ * fixture's client and every client made from fx's configuration later.
+ * false when no script uses name.
+ */
+bool		fixture_define(fixture *fx, const char *name, const char *value);
 
 /* Check that session s played its whole script without a mismatch. */
 void		played(pgb_session *s, const char *name);

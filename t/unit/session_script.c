@@ -38,6 +38,9 @@ struct pgb_session
 	int			fd;
 	char		error[512];		/* the session's latest error */
 	char	   *mismatch;		/* the first mismatch; NULL: none */
+	long long  *numbers;		/* what "#" matched, in order */
+	int			nnumbers;
+	int			numbers_cap;
 };
 
 
@@ -98,6 +101,58 @@ head_is(pgb_session *s, const char *prefix, const char **rest)
 	return line;
 }
 
+/* Keep the numbers one matched line's "#" stood for. */
+static void
+keep_numbers(pgb_session *s, const long long *found, int n)
+{
+	if (s->nnumbers + n > s->numbers_cap)
+	{
+		long long  *grown;
+
+		s->numbers_cap = (s->nnumbers + n) * 2 + 16;
+		grown = realloc(s->numbers, (size_t) s->numbers_cap * sizeof(long long));
+		if (grown == NULL)
+			abort();
+		s->numbers = grown;
+	}
+	memcpy(s->numbers + s->nnumbers, found, (size_t) n * sizeof(long long));
+	s->nnumbers += n;
+}
+
+/*
+ * Whether sent matches the scripted line expected, each "#" of it one
+ * number ("-" and digits); the numbers matched are kept when it does.
+ */
+static bool
+send_matches(pgb_session *s, const char *expected, const char *sent)
+{
+	long long	found[SS_MAX_FIELDS];
+	int			n = 0;
+
+	while (*expected != '\0')
+	{
+		if (*expected == '#')
+		{
+			const char *start = sent;
+
+			if (*sent == '-')
+				sent++;
+			if (*sent < '0' || *sent > '9' || n == SS_MAX_FIELDS)
+				return false;
+			while (*sent >= '0' && *sent <= '9')
+				sent++;
+			found[n++] = strtoll(start, NULL, 10);
+			expected++;
+		}
+		else if (*expected++ != *sent++)
+			return false;
+	}
+	if (*sent != '\0')
+		return false;
+	keep_numbers(s, found, n);
+	return true;
+}
+
 /* Match one send: "> what", what being built by the caller. */
 static int
 expect_send(pgb_session *s, const char *what)
@@ -112,7 +167,7 @@ expect_send(pgb_session *s, const char *what)
 		snprintf(s->error, sizeof(s->error), "could not send data to server\n");
 		return 0;
 	}
-	if (head_is(s, "> ", &rest) == NULL || strcmp(rest, what) != 0)
+	if (head_is(s, "> ", &rest) == NULL || !send_matches(s, rest, what))
 	{
 		fail(s, "the engine sent \"%s\"", what);
 		return 0;
@@ -253,6 +308,7 @@ ss_free(pgb_session *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->mismatch);
+	free(s->numbers);
 	free(s);
 }
 
@@ -278,6 +334,13 @@ ss_next_line(const pgb_session *s)
 	return s->script[s->pos] != NULL ? s->script[s->pos] : "";
 }
 
+const long long *
+ss_numbers(const pgb_session *s, int *n)
+{
+	*n = s->nnumbers;
+	return s->numbers;
+}
+
 bool
 ss_closed(const pgb_session *s)
 {
@@ -294,7 +357,10 @@ ss_cancels(const pgb_session *s)
 
 #define SS_MAX_CONNECTS 64
 
-/* The attempts scripted, in order: the session each gives, NULL: it fails. */
+/*
+ * The attempts scripted, in order: the session each gives, NULL: it fails.
+ * A ring: attempt i is at i % SS_MAX_CONNECTS.
+ */
 static struct
 {
 	pgb_session *s;
@@ -303,6 +369,8 @@ static struct
 }			connects[SS_MAX_CONNECTS];
 static int	connects_head;
 static int	connects_tail;
+
+#define HEAD_CONNECT connects[connects_head % SS_MAX_CONNECTS]
 
 void
 ss_queue_connect(pgb_session *s, int waits)
@@ -313,11 +381,13 @@ ss_queue_connect(pgb_session *s, int waits)
 void
 ss_queue_connect_busy(pgb_session *s, int busy, int waits)
 {
-	if (connects_tail < SS_MAX_CONNECTS)
+	if (connects_tail - connects_head < SS_MAX_CONNECTS)
 	{
-		connects[connects_tail].s = s;
-		connects[connects_tail].waits = waits;
-		connects[connects_tail].busy = busy;
+		int			i = connects_tail % SS_MAX_CONNECTS;
+
+		connects[i].s = s;
+		connects[i].waits = waits;
+		connects[i].busy = busy;
 		connects_tail++;
 	}
 }
@@ -332,22 +402,22 @@ ss_connects_left(void)
 static conn_step
 connect_step(conn_attempt *a)
 {
-	if (connects_head == connects_tail || connects[connects_head].s == NULL)
+	if (connects_head == connects_tail || HEAD_CONNECT.s == NULL)
 	{
 		a->conn = NULL;
 		if (connects_head < connects_tail)
 			connects_head++;
 		return CONN_STEP_FAILED;
 	}
-	a->conn = (PGconn *) connects[connects_head].s;
-	if (connects[connects_head].busy > 0)
+	a->conn = (PGconn *) HEAD_CONNECT.s;
+	if (HEAD_CONNECT.busy > 0)
 	{
-		connects[connects_head].busy--;
+		HEAD_CONNECT.busy--;
 		return CONN_STEP_BUSY;
 	}
-	if (connects[connects_head].waits > 0)
+	if (HEAD_CONNECT.waits > 0)
 	{
-		connects[connects_head].waits--;
+		HEAD_CONNECT.waits--;
 		return CONN_STEP_WAIT;
 	}
 	return CONN_STEP_OK;

@@ -28,6 +28,10 @@
  *                           fails (as libpq's does with results pending)
  *   "~ TX c"                from here the transaction status is c: I
  *                           (idle), T (in a block), E (failed block)
+ * In a "> " line, "#" stands for one number the engine sends, an optional
+ * "-" and one or more digits (a value the script drew at random, in the
+ * text or as a parameter); the numbers it matched are kept, in order, for
+ * ss_numbers.  No script sends a literal "#".
  * The first mismatch (a send that is not the next line, a result asked
  * for where a send is expected) is kept as a message, and the session
  * fails every call after it, so the engine aborts.
@@ -55,6 +59,12 @@ int			ss_remaining(const pgb_session *s);
 /* The line the session waits at (for messages); "" at the end. */
 const char *ss_next_line(const pgb_session *s);
 
+/*
+ * The numbers "#" matched so far, in the order sent; *n their count.  Owned
+ * by the session.
+ */
+const long long *ss_numbers(const pgb_session *s, int *n);
+
 /* Whether the engine closed the session; cancels requested. */
 bool		ss_closed(const pgb_session *s);
 int			ss_cancels(const pgb_session *s);
@@ -63,6 +73,7 @@ int			ss_cancels(const pgb_session *s);
  * Connection attempts (pgb_connect_start...) are played from a queue: the
  * next gives s after its start and waits more CONN_STEP_WAIT answers (its
  * socket is s's), or fails at once when s is NULL.  ss_connects_left: attempts not made yet.
+ * The queue holds 64 attempts at once; taken ones make room for more.
  */
 void		ss_queue_connect(pgb_session *s, int waits);
 
