@@ -587,8 +587,9 @@ check_html(const report_figures *f, const report_ending *end, const json_doc *js
 	size_t		len;
 	json_doc	from_page;
 	char		err[256];
+	report_file_error file_err;
 
-	if (!report_html_finish_ending(&out, "page.html", f, end))
+	if (!report_html_finish_ending(&out, "page.html", f, end, &file_err))
 		fr_fail("report_html_finish_ending failed");
 	page = sink.buf;
 	len = sink.len;

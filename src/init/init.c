@@ -5,7 +5,9 @@
  * with pgbench's progress lines), the questions whose answers the planner
  * needs to go on (after each it plans the step again, from the answer),
  * and the -j N batches (init_parallel.c).  Then the timing summary.  This
- * is start-up code: it prints its own messages and returns the exit code.
+ * is start-up code and returns the exit code.  It prints the steps' lines
+ * and the planner's notes as it goes; a failure anywhere below fills a
+ * caller-owned init_error (init_int.h), which init_run alone prints.
  *
  * Compatibility (opts->compat): what is sent is the planner's business;
  * the lines are init_base.c's (from 17 each table's progress lines name it
@@ -66,10 +68,10 @@ init_str_appendf(init_str *str, const char *fmt, ...)
 
 /*
  * *quoted = name quoted as an identifier (PQfreemem it), or NULL when name
- * is NULL.  False after printing libpq's complaint.
+ * is NULL.  False with libpq's complaint in err.
  */
 static bool
-init_quote(init_ctx *ctx, const char *name, char **quoted)
+init_quote(init_ctx *ctx, const char *name, char **quoted, init_error *err)
 {
 	*quoted = NULL;
 	if (name == NULL)
@@ -80,7 +82,7 @@ init_quote(init_ctx *ctx, const char *name, char **quoted)
 		char		msg[1024];
 
 		conn_error_text(ctx->conn, msg, sizeof(msg));
-		diag_error("%s", msg);
+		init_error_add(err, DIAG_ERROR, "%s", msg);
 		return false;
 	}
 	return true;
@@ -97,14 +99,14 @@ init_copy_prepare(init_ctx *ctx, icopy_request *req)
 }
 
 static bool
-init_copy_table(init_ctx *ctx, icopy_request *req)
+init_copy_table(init_ctx *ctx, icopy_request *req, init_error *err)
 {
 	char		errbuf[4096];
 
 	init_copy_prepare(ctx, req);
 	if (icopy_load(req, errbuf, sizeof(errbuf)))
 		return true;
-	diag_error("%s", errbuf);
+	init_error_add(err, DIAG_ERROR, "%s", errbuf);
 	return false;
 }
 
@@ -114,7 +116,7 @@ init_copy_table(init_ctx *ctx, icopy_request *req)
  * table does, the line names the table and is blanked out at the end.
  */
 static bool
-init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
+init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze, init_error *err)
 {
 	init_progress prog;
 	icopy_request req = {
@@ -131,7 +133,7 @@ init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 	init_copy_prepare(ctx, &req);
 	if (!icopy_start(&req, errbuf, sizeof(errbuf)))
 	{
-		diag_error("%s", errbuf);
+		init_error_add(err, DIAG_ERROR, "%s", errbuf);
 		return false;
 	}
 	prog.start = pgb_time_now();
@@ -140,28 +142,28 @@ init_copy_tracked(init_ctx *ctx, icopy_table table, bool freeze)
 		init_progress_end(&prog);
 	ok = ok && icopy_finish(&req, errbuf, sizeof(errbuf));
 	if (!ok)
-		diag_error("%s", errbuf);
+		init_error_add(err, DIAG_ERROR, "%s", errbuf);
 	return ok;
 }
 
 static bool
-init_copy_item(init_ctx *ctx, const init_item *item)
+init_copy_item(init_ctx *ctx, const init_item *item, init_error *err)
 {
 	icopy_request req = {.table = item->table, .freeze = item->freeze};
 
 	if (item->progress)
-		return init_copy_tracked(ctx, item->table, item->freeze);
-	return init_copy_table(ctx, &req);
+		return init_copy_tracked(ctx, item->table, item->freeze, err);
+	return init_copy_table(ctx, &req, err);
 }
 
 /* ---- the questions ---- */
 
 /*
  * The table's pg_class.relkind, or '\0' when there is no such table, asked
- * with the planner's query.  False after printing a failed query.
+ * with the planner's query.  False with the failed query in err.
  */
 static bool
-init_ask_relkind(init_ctx *ctx, const init_item *item, init_facts *facts)
+init_ask_relkind(init_ctx *ctx, const init_item *item, init_facts *facts, init_error *err)
 {
 	const char *params[1] = {icopy_table_name(item->table)};
 	PGresult   *res = PQexecParams(ctx->conn, item->text, 1, NULL, params, NULL, NULL, 0);
@@ -174,7 +176,7 @@ init_ask_relkind(init_ctx *ctx, const init_item *item, init_facts *facts)
 	}
 	PQclear(res);
 	if (!ok)
-		init_report_query_failure(ctx->conn, item->text);
+		init_error_query(err, ctx->conn, item->text);
 	return ok;
 }
 
@@ -198,17 +200,17 @@ init_names_free(init_names *names)
 /*
  * The partitions of pgbench_accounts, as quoted identifiers; none when the
  * table is not partitioned or missing.  Asked by -j N's steps, once their
- * connections are open.  False after printing a failure.
+ * connections are open.  False with the failure in err.
  */
 static bool
 init_ask_partitions(init_ctx *ctx, const init_item *item, init_names *names,
-					init_facts *facts)
+					init_facts *facts, init_error *err)
 {
 	PGresult   *res;
 	bool		ok;
 	int			n;
 
-	if (!ipar_open(ctx))
+	if (!ipar_open(ctx, err))
 		return false;
 	res = PQexec(ctx->conn, item->text);
 	ok = PQresultStatus(res) == PGRES_TUPLES_OK;
@@ -228,7 +230,7 @@ init_ask_partitions(init_ctx *ctx, const init_item *item, init_names *names,
 		}
 	}
 	if (!ok)
-		init_report_query_failure(ctx->conn, item->text);
+		init_error_query(err, ctx->conn, item->text);
 	PQclear(res);
 	facts->partitions_known = ok;
 	facts->npartitions = names->n;
@@ -238,23 +240,27 @@ init_ask_partitions(init_ctx *ctx, const init_item *item, init_names *names,
 
 /* ---- running a plan ---- */
 
-/* Runs one item of batch 0; an answer goes into facts (and names). */
+/*
+ * Runs one item of batch 0; an answer goes into facts (and names).  False
+ * with the failure in err.
+ */
 static bool
-init_run_item(init_ctx *ctx, const init_item *item, init_facts *facts, init_names *names)
+init_run_item(init_ctx *ctx, const init_item *item, init_facts *facts, init_names *names,
+			  init_error *err)
 {
 	switch (item->kind)
 	{
 		case INIT_ITEM_SQL:
-			return init_exec_on(ctx->conn, item->text);
+			return init_exec_on(ctx->conn, item->text, err);
 		case INIT_ITEM_NOTE:
 			fprintf(stderr, "%s\n", item->text);
 			return true;
 		case INIT_ITEM_COPY:
-			return init_copy_item(ctx, item);
+			return init_copy_item(ctx, item, err);
 		case INIT_ITEM_ASK_RELKIND:
-			return init_ask_relkind(ctx, item, facts);
+			return init_ask_relkind(ctx, item, facts, err);
 		case INIT_ITEM_ASK_PARTITIONS:
-			return init_ask_partitions(ctx, item, names, facts);
+			return init_ask_partitions(ctx, item, names, facts, err);
 	}
 	return false;
 }
@@ -262,10 +268,11 @@ init_run_item(init_ctx *ctx, const init_item *item, init_facts *facts, init_name
 /*
  * Runs the plan of one step from its first item: the items of a batch
  * together (init_parallel.c), the others one by one; after a question, the
- * step is planned again from the answer and goes on after it.
+ * step is planned again from the answer and goes on after it.  False with
+ * the failure in err.
  */
 static bool
-init_run_plan(init_ctx *ctx, const init_step_info *step, init_facts *facts)
+init_run_plan(init_ctx *ctx, const init_step_info *step, init_facts *facts, init_error *err)
 {
 	init_plan	plan = {0};
 	init_names	names = {0};
@@ -282,10 +289,10 @@ init_run_plan(init_ctx *ctx, const init_step_info *step, init_facts *facts)
 		{
 			while (end < plan.n && plan.items[end].batch == item->batch)
 				end++;
-			ok = ipar_run_batch(ctx, item, end - next);
+			ok = ipar_run_batch(ctx, item, end - next, err);
 		}
 		else
-			ok = init_run_item(ctx, item, facts, &names);
+			ok = init_run_item(ctx, item, facts, &names, err);
 		next = end;
 		if (ok && (item->kind == INIT_ITEM_ASK_RELKIND || item->kind == INIT_ITEM_ASK_PARTITIONS))
 			init_plan_step(step, ctx->opts, facts, &plan);
@@ -297,7 +304,7 @@ init_run_plan(init_ctx *ctx, const init_step_info *step, init_facts *facts)
 
 /* One step: its line, the tablespaces it names quoted, its plan. */
 static bool
-init_run_step(init_ctx *ctx, const init_step_info *step)
+init_run_step(init_ctx *ctx, const init_step_info *step, init_error *err)
 {
 	init_facts	facts = {.server_version = PQserverVersion(ctx->conn)};
 	char	   *space = NULL;
@@ -305,12 +312,12 @@ init_run_step(init_ctx *ctx, const init_step_info *step)
 	bool		ok;
 
 	fprintf(stderr, "%s\n", step->header);
-	ok = (!step->uses_tablespace || init_quote(ctx, ctx->opts->tablespace, &space)) &&
+	ok = (!step->uses_tablespace || init_quote(ctx, ctx->opts->tablespace, &space, err)) &&
 		(!step->uses_index_tablespace ||
-		 init_quote(ctx, ctx->opts->index_tablespace, &index_space));
+		 init_quote(ctx, ctx->opts->index_tablespace, &index_space, err));
 	facts.tablespace = space;
 	facts.index_tablespace = index_space;
-	ok = ok && init_run_plan(ctx, step, &facts);
+	ok = ok && init_run_plan(ctx, step, &facts, err);
 	PQfreemem(space);
 	PQfreemem(index_space);
 	return ok;
@@ -319,21 +326,22 @@ init_run_step(init_ctx *ctx, const init_step_info *step)
 /*
  * Runs the steps of -I in order; the summary line at the end.  A letter
  * that is no step (options.c lets none through) fails before any step.
+ * False with the failure in err (the planner's message for such a letter).
  */
-static int
-init_run_steps(init_ctx *ctx, const char *steps)
+static bool
+init_run_steps(init_ctx *ctx, const char *steps, init_error *err)
 {
 	init_step_list list = {0};
-	init_plan_error err;
+	init_plan_error plan_err;
 	init_str	summary = {0};
 	double		total_sec = 0.0;
-	int			rc = 0;
+	bool		ok = true;
 
-	if (init_plan_parse_steps(steps, &list, &err) != INIT_PLAN_OK)
+	if (init_plan_parse_steps(steps, &list, &plan_err) != INIT_PLAN_OK)
 	{
-		diag_error("%s", err.message);
+		init_error_add(err, DIAG_ERROR, "%s", plan_err.message);
 		init_step_list_free(&list);
-		return 1;
+		return false;
 	}
 	init_str_appendf(&summary, "%s", "");
 	for (int i = 0; i < list.n; i++)
@@ -341,9 +349,9 @@ init_run_steps(init_ctx *ctx, const char *steps)
 		pg_time_usec_t start = pgb_time_now();
 		double		elapsed;
 
-		if (!init_run_step(ctx, list.steps[i]))
+		if (!init_run_step(ctx, list.steps[i], err))
 		{
-			rc = 1;
+			ok = false;
 			break;
 		}
 		elapsed = (double) (pgb_time_now() - start) / 1e6;
@@ -351,11 +359,19 @@ init_run_steps(init_ctx *ctx, const char *steps)
 						 list.steps[i]->label, elapsed);
 		total_sec += elapsed;
 	}
-	if (rc == 0)
+	if (ok)
 		fprintf(stderr, "done in %.2f s (%s).\n", total_sec, summary.data);
 	free(summary.data);
 	init_step_list_free(&list);
-	return rc;
+	return ok;
+}
+
+/* Prints the record of a failed step, line by line, in pgbench's words. */
+static void
+init_error_print(const init_error *err)
+{
+	for (int i = 0; i < err->nlines; i++)
+		diag_log(err->level[i], "%s", err->text[i]);
 }
 
 int
@@ -364,18 +380,25 @@ init_run(const pgb_options *opts)
 	conn_params params;
 	char		errbuf[4096];
 	init_ctx	ctx = {.opts = opts};
-	int			rc;
+	init_error	err = {0};
+	int			rc = 0;
 
 	conn_params_init(&params, opts->host, opts->port, opts->username, opts->dbname);
 	ctx.conn = conn_open(&params, errbuf, sizeof(errbuf));
 	if (ctx.conn == NULL)
 	{
-		diag_error("%s", errbuf);
-		diag_error("could not create connection for initialization");
+		init_error_connect(&err, errbuf);
+		init_error_print(&err);
+		init_error_free(&err);
 		return 1;
 	}
 	init_cancel_setup(ctx.conn);
-	rc = init_run_steps(&ctx, opts->init_steps ? opts->init_steps : "dtgvp");
+	if (!init_run_steps(&ctx, opts->init_steps ? opts->init_steps : "dtgvp", &err))
+	{
+		init_error_print(&err);
+		rc = 1;
+	}
+	init_error_free(&err);
 	ipar_close(&ctx);
 	init_cancel_teardown();
 	PQfinish(ctx.conn);

@@ -1,14 +1,16 @@
 /*
  * init_base.c — the bottom layer of initialization mode, what both the
  * steps (init.c) and their parallel variants (init_parallel.c) use:
- * cancellation on SIGINT, running one statement with pgbench's report of a
- * failure, and the progress lines of a table's load.  It calls nothing of
+ * cancellation on SIGINT, the error record of a failure (init_error),
+ * running one statement, and the progress lines of a table's load.  It calls nothing of
  * init.c or init_parallel.c; they call it.
  */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +19,7 @@
 #include "pgbench/conn/conn.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
+#include "pgbench/base/xalloc.h"
 
 #include "init_int.h"
 
@@ -105,28 +108,58 @@ init_cancel_teardown(void)
 	PQfreeCancel(handle);
 }
 
-/* ---- statements ---- */
+/* ---- the error record ---- */
 
-/* Prints pgbench's two-line report for a failed statement. */
 void
-init_report_query_failure(PGconn *conn, const char *sql)
+init_error_add(init_error *err, diag_level level, const char *fmt, ...)
+{
+	va_list		ap;
+
+	if (err->nlines >= INIT_ERROR_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	err->text[err->nlines] = pgb_vasprintf(fmt, ap);
+	va_end(ap);
+	err->level[err->nlines] = level;
+	err->nlines++;
+}
+
+void
+init_error_query(init_error *err, PGconn *conn, const char *sql)
 {
 	char		msg[4096];
 
 	conn_error_text(conn, msg, sizeof(msg));
-	diag_error("query failed: %s", msg);
-	diag_detail("Query was: %s", sql);
+	init_error_add(err, DIAG_ERROR, "query failed: %s", msg);
+	init_error_add(err, DIAG_DETAIL, "Query was: %s", sql);
 }
 
+void
+init_error_connect(init_error *err, const char *errbuf)
+{
+	init_error_add(err, DIAG_ERROR, "%s", errbuf);
+	init_error_add(err, DIAG_ERROR, "could not create connection for initialization");
+}
+
+void
+init_error_free(init_error *err)
+{
+	for (int i = 0; i < err->nlines; i++)
+		free(err->text[i]);
+	err->nlines = 0;
+}
+
+/* ---- statements ---- */
+
 bool
-init_exec_on(PGconn *conn, const char *sql)
+init_exec_on(PGconn *conn, const char *sql, init_error *err)
 {
 	PGresult   *res = PQexec(conn, sql);
 	bool		ok = PQresultStatus(res) == PGRES_COMMAND_OK;
 
 	PQclear(res);
 	if (!ok)
-		init_report_query_failure(conn, sql);
+		init_error_query(err, conn, sql);
 	return ok;
 }
 

@@ -9,7 +9,9 @@
  * table's or partition's VACUUM for v, the primary keys for p.
  *
  * The progress lines of a COPY batch are pgbench's, one line per 100000
- * rows of the whole table; failures print the first failed statement only.
+ * rows of the whole table.  A failure fills the batch's caller's record
+ * (init_int.h), the first failed statement's only: the worker that met it
+ * fills it, the caller reads it once the workers are joined.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -47,6 +49,8 @@ typedef struct ipar_run
 	int			next;			/* the next job to take */
 	bool		failed;			/* a job failed: take no more, report no more */
 	int64_t		done;			/* rows of all COPY items so far */
+	init_error *err;			/* the caller's: the first failure's worker alone
+								 * fills it (after ipar_fail said so) */
 } ipar_run;
 
 typedef struct ipar_worker
@@ -60,7 +64,7 @@ typedef struct ipar_worker
 /* ---- the pool ---- */
 
 bool
-ipar_open(init_ctx *ctx)
+ipar_open(init_ctx *ctx, init_error *err)
 {
 	const pgb_options *opts = ctx->opts;
 	struct ipar_pool *pool;
@@ -82,8 +86,7 @@ ipar_open(init_ctx *ctx)
 		if (pool->conns[i] == NULL)
 		{
 			pool->nconns = i;
-			diag_error("%s", errbuf);
-			diag_error("could not create connection for initialization");
+			init_error_connect(err, errbuf);
 			return false;
 		}
 		pool->cancels[i - 1] = PQgetCancel(pool->conns[i]);
@@ -115,7 +118,7 @@ ipar_close(init_ctx *ctx)
 
 /*
  * Marks the run failed; true when this is the first failure, whose
- * message alone is printed.  The other loaders stop sending rows.
+ * worker alone fills run->err.  The other loaders stop sending rows.
  */
 static bool
 ipar_fail(ipar_run *run)
@@ -161,7 +164,7 @@ ipar_exec_sql(ipar_worker *w, const char *sql)
 	if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
 		return true;
 	if (ipar_fail(w->run))
-		init_report_query_failure(w->conn, sql);
+		init_error_query(w->run->err, w->conn, sql);
 	return false;
 }
 
@@ -188,7 +191,7 @@ ipar_exec_item(ipar_worker *w, const init_item *item)
 	if (icopy_load(&req, errbuf, sizeof(errbuf)))
 		return true;
 	if (ipar_fail(w->run))
-		diag_error("%s", errbuf);
+		init_error_add(w->run->err, DIAG_ERROR, "%s", errbuf);
 	return false;
 }
 
@@ -214,12 +217,15 @@ ipar_worker_main(void *arg)
 /*
  * Runs the items on min(connections, items) connections at once: this
  * thread serves the first, a thread each the others.  True when every item
- * succeeded.
+ * succeeded; else err holds the first failure.  A thread that cannot be
+ * started is said at once (the line comes before the work's progress
+ * lines, as it always has) and the threads started so far do the work.
  */
 static bool
-ipar_run_items(const init_ctx *ctx, const init_item *items, int nitems, init_progress *prog)
+ipar_run_items(const init_ctx *ctx, const init_item *items, int nitems, init_progress *prog,
+			   init_error *err)
 {
-	ipar_run	run = {.ctx = ctx, .items = items, .nitems = nitems, .prog = prog};
+	ipar_run	run = {.ctx = ctx, .items = items, .nitems = nitems, .prog = prog, .err = err};
 	int			nworkers = ctx->pool->nconns < nitems ? ctx->pool->nconns : nitems;
 	ipar_worker *workers = pgb_malloc(sizeof(ipar_worker) * (size_t) (nworkers > 0 ? nworkers : 1));
 	int			started = 1;
@@ -246,20 +252,20 @@ ipar_run_items(const init_ctx *ctx, const init_item *items, int nitems, init_pro
 /* ---- a batch ---- */
 
 bool
-ipar_run_batch(init_ctx *ctx, const init_item *items, int nitems)
+ipar_run_batch(init_ctx *ctx, const init_item *items, int nitems, init_error *err)
 {
 	init_progress prog;
 	bool		copy = false;
 	bool		ok;
 
-	if (!ipar_open(ctx))
+	if (!ipar_open(ctx, err))
 		return false;
 	for (int i = 0; i < nitems; i++)
 		copy = copy || items[i].kind == INIT_ITEM_COPY;
 	/* a COPY batch loads one table: its progress lines as one load's */
 	if (copy)
 		init_progress_setup(ctx, items[0].table, &prog);
-	ok = ipar_run_items(ctx, items, nitems, copy ? &prog : NULL);
+	ok = ipar_run_items(ctx, items, nitems, copy ? &prog : NULL, err);
 	if (ok && copy)
 		init_progress_end(&prog);
 	return ok;

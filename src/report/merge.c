@@ -195,6 +195,15 @@ merge_file(merge_acc *acc, const char *file, merge_error *err)
 	return ok;
 }
 
+/* A report file's failed open or write, in pgbench's words. */
+static void
+print_file_error(const report_file_error *err)
+{
+	char		msg[8192];
+
+	diag_error("%s", report_file_error_text(err, msg, sizeof(msg)));
+}
+
 /* --report-json with --merge-reports; *made once the file exists. */
 static bool
 write_json(const char *path, const report_figures *f, bool *made)
@@ -204,7 +213,7 @@ write_json(const char *path, const report_figures *f, bool *made)
 
 	if (out == NULL)
 	{
-		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		print_file_error(&(report_file_error) {.path = path, .opening = true, .errnum = errno});
 		return false;
 	}
 	*made = true;
@@ -212,8 +221,20 @@ write_json(const char *path, const report_figures *f, bool *made)
 	if (fclose(out) != 0)
 		ok = false;
 	if (!ok)
-		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
+		print_file_error(&(report_file_error) {.path = path, .errnum = errno});
 	return ok;
+}
+
+/* --report-html with --merge-reports: the page written, or its error printed. */
+static bool
+write_html(FILE **html, const char *path, const report_figures *f)
+{
+	report_file_error err;
+
+	if (report_html_finish(html, path, f, &err))
+		return true;
+	print_file_error(&err);
+	return false;
 }
 
 bool
@@ -241,6 +262,7 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	char	  **argv;
 	char		run_id[RANDOM_RUN_ID_LEN + 1];
 	FILE	   *html = NULL;
+	report_file_error file_err;
 	bool		together,
 				json_made = false,
 				html_made = false;
@@ -262,9 +284,12 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	if (!together && acc->ninstances > 1)
 		diag_warning("the reports did not start together (no common --rendezvous): their series are aligned by their own start times");
 	if (html_path != NULL)
-		html_made = (html = report_html_open(html_path)) != NULL;
+		html_made = (html = report_html_open(html_path, &file_err)) != NULL;
 	if (html_path != NULL && !html_made)
+	{
+		print_file_error(&file_err);
 		rc = 1;
+	}
 	else if (!figures_compute(&in, &figures))
 	{
 		diag_error("out of memory");
@@ -275,7 +300,7 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 		report_print(stdout, &figures);
 		fflush(stdout);
 		if ((json_path != NULL && !write_json(json_path, &figures, &json_made)) ||
-			!report_html_finish(&html, html_path, &figures))
+			!write_html(&html, html_path, &figures))
 			rc = 1;
 		figures_free(&figures);
 		/* as a run with an aborted client: the line, and pgbench's status 2 */

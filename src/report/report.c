@@ -5,9 +5,18 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pgbench/report/figures.h"
 #include "pgbench/report/report.h"
+
+const char *
+report_file_error_text(const report_file_error *err, char *buf, size_t len)
+{
+	snprintf(buf, len, "could not %s report file \"%s\": %s",
+			 err->opening ? "open" : "write", err->path, strerror(err->errnum));
+	return buf;
+}
 
 const char *
 report_num(char *buf, size_t len, const char *fmt, double v)

@@ -4,24 +4,23 @@
  * (doc/report-json.md) in a <script type="application/json"> element and
  * draws it with the vendored uPlot and our page script, all embedded at
  * build time (report_html_assets.h).  This file only assembles the page;
- * doc/report-html.md describes what it shows.
+ * doc/report-html.md describes what it shows.  It prints no error: a
+ * failed open or write fills the caller's report_file_error.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "pgbench/base/diag.h"
 #include "pgbench/report/report.h"
 #include "report_html_assets.h"
 
 FILE *
-report_html_open(const char *path)
+report_html_open(const char *path, report_file_error *err)
 {
 	FILE	   *out = fopen(path, "w");
 
 	if (out == NULL)
-		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		*err = (report_file_error) {.path = path, .opening = true, .errnum = errno};
 	return out;
 }
 
@@ -84,16 +83,17 @@ put_page(FILE *out, const char *json, size_t len)
 }
 
 bool
-report_html_finish(FILE **out, const char *path, const report_figures *f)
+report_html_finish(FILE **out, const char *path, const report_figures *f,
+				   report_file_error *err)
 {
 	report_ending end = {.outcome = f->aborted ? REPORT_ABORTED : REPORT_COMPLETED};
 
-	return report_html_finish_ending(out, path, f, &end);
+	return report_html_finish_ending(out, path, f, &end, err);
 }
 
 bool
 report_html_finish_ending(FILE **out, const char *path, const report_figures *f,
-						  const report_ending *end)
+						  const report_ending *end, report_file_error *err)
 {
 	char	   *json = NULL;
 	size_t		len = 0;
@@ -114,8 +114,8 @@ report_html_finish_ending(FILE **out, const char *path, const report_figures *f,
 	if (fclose(*out) != 0)
 		ok = false;
 	*out = NULL;
-	free(json);
 	if (!ok)
-		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
+		*err = (report_file_error) {.path = path, .errnum = errno};
+	free(json);
 	return ok;
 }

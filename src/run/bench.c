@@ -410,6 +410,15 @@ open_logs(bench_state *bs)
 	return true;
 }
 
+/* A report file's failed open or write, in pgbench's words. */
+static void
+print_file_error(const report_file_error *err)
+{
+	char		msg[8192];
+
+	diag_error("%s", report_file_error_text(err, msg, sizeof(msg)));
+}
+
 /*
  * --report-json: open (truncate) the file first of all, so that a bad
  * path fails early and no document of an earlier run survives this one.
@@ -429,7 +438,7 @@ open_json(bench_state *bs)
 	bs->json_out = fopen(path, "w");
 	if (bs->json_out == NULL)
 	{
-		diag_error("could not open report file \"%s\": %s", path, strerror(errno));
+		print_file_error(&(report_file_error) {.path = path, .opening = true, .errnum = errno});
 		return false;
 	}
 	return true;
@@ -683,9 +692,23 @@ write_json(bench_state *bs, const report_figures *f, const report_ending *end)
 		ok = false;
 	bs->json_out = NULL;
 	if (!ok)
-		diag_error("could not write report file \"%s\": %s", bs->cfg.report_json,
-				   strerror(errno));
+		print_file_error(&(report_file_error) {.path = bs->cfg.report_json, .errnum = errno});
 	return ok;
+}
+
+/*
+ * --report-html: the page (f NULL when nothing ran), or the writer's
+ * error printed.  false when it could not be written.
+ */
+static bool
+write_html(bench_state *bs, const report_figures *f, const report_ending *end)
+{
+	report_file_error err;
+
+	if (report_html_finish_ending(&bs->html_out, bs->cfg.report_html, f, end, &err))
+		return true;
+	print_file_error(&err);
+	return false;
 }
 
 /*
@@ -762,7 +785,7 @@ finish_run(bench_state *bs, const table_info *info)
 	signal(SIGPIPE, SIG_IGN);
 	if (!write_json(bs, &figures, &end) || in.aborted)
 		exit_code = 2;
-	if (!report_html_finish_ending(&bs->html_out, bs->cfg.report_html, &figures, &end))
+	if (!write_html(bs, &figures, &end))
 		exit_code = 2;
 	if (!exit_on_abort)
 	{
@@ -820,7 +843,7 @@ finish_unstarted(bench_state *bs, int rc)
 	if (figures_meta_compute(&meta, &bs->cfg, bs->began, pgb_time_now() - bs->began))
 	{
 		write_json(bs, NULL, &end);
-		report_html_finish_ending(&bs->html_out, bs->cfg.report_html, NULL, &end);
+		write_html(bs, NULL, &end);
 	}
 	else
 		diag_error("out of memory");
@@ -837,6 +860,7 @@ bench_run(const pgb_options *opts)
 	pg_time_usec_t start_time = 0;
 	bool		ran = false;
 	int			rc = 1;
+	report_file_error file_err;
 
 	memset(&bs, 0, sizeof(bs));
 	bs.opts = opts;
@@ -850,8 +874,12 @@ bench_run(const pgb_options *opts)
 	interrupt_arm(&bs.shared.stop, bs.shared.stop_fd);
 	if (!open_json(&bs))
 		goto done;
-	if (bs.cfg.report_html != NULL && (bs.html_out = report_html_open(bs.cfg.report_html)) == NULL)
+	if (bs.cfg.report_html != NULL &&
+		(bs.html_out = report_html_open(bs.cfg.report_html, &file_err)) == NULL)
+	{
+		print_file_error(&file_err);
 		goto done;
+	}
 	if (!init_clients(&bs, &seed))
 	{
 		diag_error("out of memory");

@@ -86,26 +86,47 @@ bool		report_json_write_ending(FILE *out, const report_figures *f,
 const char *report_num(char *buf, size_t len, const char *fmt, double v);
 
 /*
- * --report-html: open (truncate) path before the run, so that a bad path
- * stops the run at once; prints pgbench's style of message and returns
- * NULL on failure.
+ * Why a report file could not be opened or written (doc/design.md,
+ * "Errors and memory"): owned by the caller, filled by the writer that
+ * failed, printed by the caller through diag_error with
+ * report_file_error_text's words.  The writers print nothing.
  */
-FILE	   *report_html_open(const char *path);
+typedef struct report_file_error
+{
+	const char *path;			/* the file as given (the caller's string) */
+	bool		opening;		/* could not open it; else could not write it */
+	int			errnum;			/* errno at the failure */
+} report_file_error;
+
+/*
+ * err in pgbench's words, without "pgbench: error: ": 'could not open
+ * report file "PATH": No such file or directory' or 'could not write
+ * report file "PATH": No space left on device'.  Written into buf (cut
+ * to len), which is returned.
+ */
+const char *report_file_error_text(const report_file_error *err, char *buf, size_t len);
+
+/*
+ * --report-html: open (truncate) path before the run, so that a bad path
+ * stops the run at once.  NULL on failure, with *err filled (opening).
+ */
+FILE	   *report_html_open(const char *path, report_file_error *err);
 
 /*
  * Write the HTML page of f (the JSON document embedded, drawn by the
- * vendored uPlot) to *out, close it and set *out to NULL.  Prints
- * "could not write report file" and returns false on a write error.
- * *out NULL: nothing to do, true.
+ * vendored uPlot) to *out, close it and set *out to NULL.  On a write
+ * error returns false with *err filled (path, errno).  *out NULL: nothing
+ * to do, true.  Prints nothing.
  */
-bool		report_html_finish(FILE **out, const char *path, const report_figures *f);
+bool		report_html_finish(FILE **out, const char *path, const report_figures *f,
+							   report_file_error *err);
 
 /*
  * The same told how the run ended (the page's banner), f NULL when
  * nothing ran (as report_json_write_ending).
  */
 bool		report_html_finish_ending(FILE **out, const char *path, const report_figures *f,
-									  const report_ending *end);
+									  const report_ending *end, report_file_error *err);
 
 /*
  * The JSON text json[0..len) as the page embeds it in its <script>
