@@ -204,7 +204,22 @@ print_file_error(const report_file_error *err)
 	diag_error("%s", report_file_error_text(err, msg, sizeof(msg)));
 }
 
-/* --report-json with --merge-reports; *made once the file exists. */
+/*
+ * Whether f is a regular file: the only kind a failed merge removes (as
+ * root, --report-json=/dev/full once removed the device).
+ */
+static bool
+regular_file(FILE *f)
+{
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * --report-json with --merge-reports; *made once the file exists and is a
+ * regular file (one to remove if the merge fails).
+ */
 static bool
 write_json(const char *path, const report_figures *f, bool *made)
 {
@@ -216,7 +231,7 @@ write_json(const char *path, const report_figures *f, bool *made)
 		print_file_error(&(report_file_error) {.path = path, .opening = true, .errnum = errno});
 		return false;
 	}
-	*made = true;
+	*made = regular_file(out);
 	ok = report_json_write(out, f);
 	if (fclose(out) != 0)
 		ok = false;
@@ -284,8 +299,9 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	if (!together && acc->ninstances > 1)
 		diag_warning("the reports did not start together (no common --rendezvous): their series are aligned by their own start times");
 	if (html_path != NULL)
-		html_made = (html = report_html_open(html_path, &file_err)) != NULL;
-	if (html_path != NULL && !html_made)
+		html = report_html_open(html_path, &file_err);
+	html_made = html != NULL && regular_file(html);
+	if (html_path != NULL && html == NULL)
 	{
 		print_file_error(&file_err);
 		rc = 1;

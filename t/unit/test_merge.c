@@ -601,6 +601,49 @@ test_missing_file(void)
 	free(errtext);
 }
 
+/*
+ * A merge whose output cannot be written removes the file it made, but
+ * never what is not a regular file: outputs through symbolic links to
+ * /dev/full (the write fails, ENOSPC) leave the links, and the device.
+ */
+static void
+test_full_device(void)
+{
+	static char *const names[] = {"a.json", "b.json"};
+	char	   *texts[2] = {report_text(&spec_a), report_text(&spec_b)};
+	struct stat st;
+	capture		c;
+	char	   *out,
+			   *errtext;
+	int			rc;
+
+	write_text("a.json", texts[0]);
+	write_text("b.json", texts[1]);
+	if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode) ||
+		symlink("/dev/full", "full.json") != 0 || symlink("/dev/full", "full.html") != 0)
+	{
+		tap_ok(true, "/dev/full # SKIP no /dev/full to write to");
+		free(texts[0]);
+		free(texts[1]);
+		return;
+	}
+	capture_begin(&c);
+	rc = merge_run(2, names, "full.json", "full.html", false);
+	capture_end(&c, &out, &errtext);
+	tap_is_int(rc, 1, "/dev/full: exit code 1");
+	tap_ok(strstr(errtext, "could not write report file \"full.json\": No space left on device") != NULL,
+		   "/dev/full: the write error named");
+	tap_ok(lstat("full.json", &st) == 0 && S_ISLNK(st.st_mode) && lstat("full.html", &st) == 0 &&
+		   S_ISLNK(st.st_mode) && stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode),
+		   "/dev/full: the links and the device are left");
+	unlink("full.json");
+	unlink("full.html");
+	free(out);
+	free(errtext);
+	free(texts[0]);
+	free(texts[1]);
+}
+
 int
 main(void)
 {
@@ -618,6 +661,7 @@ main(void)
 		test_refusal(i);
 	test_partial();
 	test_missing_file();
+	test_full_device();
 	for (int i = 0; i < (int) PGB_LENGTHOF(files); i++)
 		unlink(files[i]);
 	if (chdir("/") != 0 || rmdir(tmpdir) != 0)
