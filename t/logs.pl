@@ -60,7 +60,14 @@ sub run_logged
 	my $sub = "$dir/run" . $run_no++;
 	mkdir $sub or die;
 	chdir $sub or die;
-	my @r = $which eq 'ours' ? pgbench($args, env => \%env) : system_pgbench($args, env => \%env);
+	# (a starved -T run is made again, its logs removed first)
+	my @r = run_accounted(
+		"$which @$args",
+		$args,
+		sub {
+			unlink glob('*');
+			return $which eq 'ours' ? pgbench($args, env => \%env) : system_pgbench($args, env => \%env);
+		});
 	my %files;
 	for my $f (glob('*'))
 	{
