@@ -64,7 +64,8 @@ like($out, qr/^number of clients: 4$/m, '-C with failing connections: a report')
 # ---- -R -----------------------------------------------------------------
 
 my $elapsed;
-($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-R', '200', '-T', '2', '-c', '2' ]);
+my @r200 = ('-n', '-S', '-R', '200', '-T', '2', '-c', '2');
+($rc, $out, $err, $elapsed) = run_accounted('-R 200 -T 2', \@r200, sub { timed(\@r200) });
 is($rc, 0, '-R 200 -T 2: exit code');
 my $n = processed($out);
 # 400 expected (Poisson: sd 20); the clients may end up to their largest
@@ -85,7 +86,8 @@ ok($elapsed > 0.15, "-R 50: 20 transactions are spread over time ($elapsed s)");
 
 # -R with -L: late slots are skipped and counted
 write_file('slow.sql', "\\sleep 5 ms\nSELECT 1;\n");
-($rc, $out, $err) = pgbench([ '-n', '-f', 'slow.sql', '-R', '2000', '-L', '1', '-T', '1' ], env => \%env);
+my @rl = ('-n', '-f', 'slow.sql', '-R', '2000', '-L', '1', '-T', '1');
+($rc, $out, $err) = run_accounted('-R -L', \@rl, sub { pgbench(\@rl, env => \%env) });
 is($rc, 0, '-R -L: exit code');
 my ($skipped) = $out =~ /^number of transactions skipped: (\d+) \($num%\)$/m;
 ok(defined $skipped && $skipped > 0, '-R -L: slots skipped (' . ($skipped // 'none') . ')');
@@ -123,7 +125,8 @@ ok($elapsed < $limit && $limit < 50,
 	sprintf('-T 2 with one transaction every 100 s ends on time (%.2f s < %.2f s)', $elapsed, $limit));
 
 $o1 = overhead('-c', '4', '-j', '2');
-($rc, $out, $err, $elapsed) = timed([ '-n', '-S', '-T', '1', '-c', '4', '-j', '2' ]);
+my @t1 = ('-n', '-S', '-T', '1', '-c', '4', '-j', '2');
+($rc, $out, $err, $elapsed) = run_accounted('-T 1 -c 4 -j 2', \@t1, sub { timed(\@t1) });
 $limit = late_bound(1, 2, $o1, overhead('-c', '4', '-j', '2'));
 is($rc, 0, '-T 1 -c 4 -j 2: exit code');
 ok($elapsed >= 0.9 && $elapsed < $limit,
