@@ -105,6 +105,8 @@ head_is(pgb_session *s, const char *prefix, const char **rest)
 static void
 keep_numbers(pgb_session *s, const long long *found, int n)
 {
+	if (n == 0)
+		return;
 	if (s->nnumbers + n > s->numbers_cap)
 	{
 		long long  *grown;
