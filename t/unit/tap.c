@@ -5,7 +5,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -100,4 +102,42 @@ tap_done(void)
 {
 	printf("1..%d\n", tap_count);
 	return tap_failed == 0 && tap_count > 0 ? 0 : 1;
+}
+
+static int	saved_stderr = -1;
+static FILE *caught;
+
+void
+tap_stderr_catch(void)
+{
+	fflush(stderr);
+	caught = tmpfile();
+	saved_stderr = dup(STDERR_FILENO);
+	if (caught == NULL || saved_stderr < 0 || dup2(fileno(caught), STDERR_FILENO) < 0)
+	{
+		perror("tap_stderr_catch");
+		exit(1);
+	}
+}
+
+long
+tap_stderr_release(char *buf, size_t len)
+{
+	long		n;
+
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	n = (long) lseek(fileno(caught), 0, SEEK_END);
+	if (buf != NULL && len > 0)
+	{
+		size_t		got;
+
+		rewind(caught);
+		got = fread(buf, 1, len - 1, caught);
+		buf[got] = '\0';
+	}
+	fclose(caught);
+	caught = NULL;
+	return n;
 }

@@ -5,6 +5,7 @@
 #define PGBENCH_TAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Record one test; prints "ok N - name" or "not ok N - name". Returns ok. */
@@ -17,6 +18,15 @@ bool		tap_is_double(double got, double expected, double tolerance, const char *n
 
 /* "# ..." line. */
 void		tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * stderr caught: from tap_stderr_catch on it goes to a temporary file;
+ * tap_stderr_release puts it back and returns how many bytes were written
+ * meanwhile, their start copied into buf (len bytes, NUL-ended) when buf
+ * is not NULL.
+ */
+void		tap_stderr_catch(void);
+long		tap_stderr_release(char *buf, size_t len);
 
 /* Print the plan "1..N" and return the exit status (0 when all passed). */
 int			tap_done(void);

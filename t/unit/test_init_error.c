@@ -15,38 +15,6 @@
 #include "init_int.h"
 #include "tap.h"
 
-/* ---- stderr, caught to check that nothing was printed ---- */
-
-static int	saved_stderr = -1;
-static FILE *caught;
-
-static void
-catch_stderr(void)
-{
-	fflush(stderr);
-	caught = tmpfile();
-	saved_stderr = dup(STDERR_FILENO);
-	if (caught == NULL || saved_stderr < 0 || dup2(fileno(caught), STDERR_FILENO) < 0)
-	{
-		perror("catch_stderr");
-		exit(1);
-	}
-}
-
-/* Restores stderr; the bytes written to it meanwhile. */
-static long
-release_stderr(void)
-{
-	long		n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	n = (long) lseek(fileno(caught), 0, SEEK_END);
-	fclose(caught);
-	return n;
-}
-
 /* A connection that never opened: every statement on it fails. */
 static PGconn *
 dead_conn(void)
@@ -101,9 +69,9 @@ check_statement(void)
 	bool		ok;
 	long		printed;
 
-	catch_stderr();
+	tap_stderr_catch();
 	ok = init_exec_on(conn, "vacuum analyze pgbench_branches", &err);
-	printed = release_stderr();
+	printed = tap_stderr_release(NULL, 0);
 	tap_ok(!ok, "a failed statement: false");
 	tap_is_int(printed, 0, "a failed statement: nothing printed");
 	check_lines(&err, "query failed: no connection to the server",
@@ -128,9 +96,9 @@ check_batch(void)
 	bool		ok;
 	long		printed;
 
-	catch_stderr();
+	tap_stderr_catch();
 	ok = ipar_run_batch(&ctx, items, 2, &err);
-	printed = release_stderr();
+	printed = tap_stderr_release(NULL, 0);
 	tap_ok(!ok, "a failed batch: false");
 	tap_is_int(printed, 0, "a failed batch: nothing printed");
 	check_lines(&err, "query failed: no connection to the server",
@@ -152,9 +120,9 @@ check_pool(void)
 	bool		ok;
 	long		printed;
 
-	catch_stderr();
+	tap_stderr_catch();
 	ok = ipar_open(&ctx, &err);
-	printed = release_stderr();
+	printed = tap_stderr_release(NULL, 0);
 	tap_ok(!ok, "a connection not opened: false");
 	tap_is_int(printed, 0, "a connection not opened: nothing printed");
 	if (tap_is_int(err.nlines, 2, "a connection not opened: two lines"))

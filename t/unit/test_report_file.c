@@ -13,38 +13,6 @@
 #include "pgbench/report/report.h"
 #include "tap.h"
 
-/* ---- stderr, caught to check that nothing was printed ---- */
-
-static int	saved_stderr = -1;
-static FILE *caught;
-
-static void
-catch_stderr(void)
-{
-	fflush(stderr);
-	caught = tmpfile();
-	saved_stderr = dup(STDERR_FILENO);
-	if (caught == NULL || saved_stderr < 0 || dup2(fileno(caught), STDERR_FILENO) < 0)
-	{
-		perror("catch_stderr");
-		exit(1);
-	}
-}
-
-/* Restores stderr; the bytes written to it meanwhile. */
-static long
-release_stderr(void)
-{
-	long		n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	n = (long) lseek(fileno(caught), 0, SEEK_END);
-	fclose(caught);
-	return n;
-}
-
 /* A run that failed to start: the page needs no figures. */
 static const report_ending unstarted = {
 	.outcome = REPORT_FAILED_TO_START,
@@ -61,9 +29,9 @@ check_open(void)
 	FILE	   *out;
 	long		printed;
 
-	catch_stderr();
+	tap_stderr_catch();
 	out = report_html_open(path, &err);
-	printed = release_stderr();
+	printed = tap_stderr_release(NULL, 0);
 	tap_ok(out == NULL, "a path in no directory: not opened");
 	tap_is_int(printed, 0, "a path in no directory: nothing printed");
 	tap_ok(err.path == path, "the record holds the caller's path");
@@ -84,15 +52,15 @@ check_full(void)
 	bool		ok;
 	long		printed;
 
-	catch_stderr();
+	tap_stderr_catch();
 	out = report_html_open("/dev/full", &err);
 	if (!tap_ok(out != NULL, "/dev/full opens"))
 	{
-		release_stderr();
+		tap_stderr_release(NULL, 0);
 		return;
 	}
 	ok = report_html_finish_ending(&out, "/dev/full", NULL, &unstarted, &err);
-	printed = release_stderr();
+	printed = tap_stderr_release(NULL, 0);
 	tap_ok(!ok, "a full device: false");
 	tap_ok(out == NULL, "the file is closed all the same");
 	tap_is_int(printed, 0, "a full device: nothing printed");
@@ -116,11 +84,11 @@ check_written(void)
 	if (!tap_ok(fd >= 0, "a temporary file"))
 		return;
 	close(fd);
-	catch_stderr();
+	tap_stderr_catch();
 	out = report_html_open(path, &err);
 	ok = out != NULL && report_html_finish_ending(&out, path, NULL, &unstarted, &err);
 	ok = ok && report_html_finish_ending(&out, path, NULL, &unstarted, &err);
-	printed = release_stderr();
+	printed = tap_stderr_release(NULL, 0);
 	tap_ok(ok, "written, and a second finish does nothing");
 	tap_is_int(printed, 0, "written: nothing printed");
 	tap_is_str(err.path, "untouched", "written: the record untouched");

@@ -21,41 +21,6 @@
 
 static const char *const one_select[] = {"> Q SELECT 1;", "< ROWS a | 1", "< END", NULL};
 
-/* ---- stderr ----------------------------------------------------------- */
-
-static int	saved_stderr = -1;
-static FILE *captured;
-
-/* From now on stderr goes to a temporary file. */
-static void
-capture_start(void)
-{
-	fflush(stderr);
-	captured = tmpfile();
-	saved_stderr = dup(STDERR_FILENO);
-	if (captured != NULL)
-		dup2(fileno(captured), STDERR_FILENO);
-}
-
-/* stderr back; what was written meanwhile into buf. */
-static void
-capture_end(char *buf, size_t len)
-{
-	size_t		n = 0;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	buf[0] = '\0';
-	if (captured == NULL)
-		return;
-	rewind(captured);
-	n = fread(buf, 1, len - 1, captured);
-	buf[n] = '\0';
-	fclose(captured);
-	captured = NULL;
-}
-
 /* ---- before the run --------------------------------------------------- */
 
 /*
@@ -76,9 +41,9 @@ test_refused(void)
 	ss_queue_connect(NULL, 0);
 	if (tap_ok(worker_run_prepare(&fx, 2, &wr), "refused: prepared"))
 	{
-		capture_start();
+		tap_stderr_catch();
 		worker_main(&wr.w);
-		capture_end(err, sizeof(err));
+		tap_stderr_release(err, sizeof(err));
 		tap_is_str(err, "pgbench: error: connection to server failed: scripted refusal\n"
 				   "pgbench: error: could not create connection for client 1\n",
 				   "refused: pgbench's lines, naming the client");
@@ -193,9 +158,9 @@ test_exit_on_abort(void)
 	if (worker_run_prepare(&fx, 2, &wr))
 	{
 		wr.sh.stop_fd = stop_fd;
-		capture_start();
+		tap_stderr_catch();
 		worker_main(&wr.w);
-		capture_end(err, sizeof(err));
+		tap_stderr_release(err, sizeof(err));
 		tap_ok(strstr(err, "pgbench: error: client 0 script 0 aborted in command 0 query 0: "
 					  "ERROR:  column does not exist\n") != NULL,
 			   "--exit-on-abort: the client's abort reported");
