@@ -16,6 +16,7 @@ use JSON::PP;
 use PgbSchema;
 use PgbTest;
 use Test::More;
+use List::Util qw(sum0);
 
 my $node = start_cluster();
 my %env = %{ $node->env };
@@ -173,17 +174,53 @@ sub with_doc
 	like($err, qr/^pgbench: error: invalid percentile list: "150"$/m, '--percentiles 150: the message');
 }
 
-# ---- --merge-reports reads schema 2 ------------------------------------------------
+# ---- --merge-reports reads schemas 2 and 3 ---------------------------------------
+
+# A point of schema 4 as schemas 2 and 3 wrote it: its coarse buckets
+# (3 sub-bucket bits) as the fine ones (7) of their lowest values, the
+# lag maximum, and none of the members 4 added.
+sub old_point {
+	my ($p) = @_;
+	my %o = %$p;
+	delete @o{qw(retried client)};
+	delete @{ $o{latency_ms} = { %{ $p->{latency_ms} } } }{qw(stddev min)};
+	$o{lag_ms} = { %{ $p->{lag_ms} }, max => 0 } if $p->{lag_ms};
+	return \%o unless $p->{histogram};
+	my %h = %{ $p->{histogram} };
+	delete $h{latency_sum_squares_us};
+	$h{lag_max_us} = 0;
+	my @lowest;
+	$h{buckets} = [ map {
+			my ($i, $n) = @$_;
+			my $shift = $i < 16 ? 0 : ($i >> 3) - 1;
+			my $v = ($i - ($shift << 3)) << $shift;
+			my $mag = 0;
+			$mag++ while (1 << ($mag + 1)) <= $v;
+			my $fs = $v < 256 ? 0 : $mag - 7;
+			push @lowest, $v;
+			[ ($fs << 7) + ($v >> $fs), $n ];
+		} @{ $h{buckets} } ];
+	# the extremes in their fine buckets, as an old writer's were
+	@h{qw(min_us max_us)} = ($lowest[0], $lowest[-1]);
+	$o{histogram} = \%h;
+	return \%o;
+}
 
 {
 	($rc, $out, $err) = pgbench([ '-n', '-f', $one, '-t', '20', '--report-json=m3.json' ], env => \%env);
 	is($rc, 0, 'a report to merge') or diag($err);
 	my $doc = decode_json(slurp('m3.json'));
-	is($doc->{schema_version}, 3, 'schema_version 3');
+	is($doc->{schema_version}, 4, 'schema_version 4');
 	ok(exists $doc->{text_latency_average_ms} && !exists $doc->{latency_average_ms},
 		'text_latency_average_ms, no latency_average_ms');
 	is($doc->{text_latency_average_derived}, JSON::PP::true, 'derived without -R, -P, -L');
-	my %v2 = %$doc;
+	my %v3 = %$doc;
+	$v3{schema_version} = 3;
+	$v3{series} = { %{ $doc->{series} } };
+	delete $v3{series}{sub_bucket_bits};
+	$v3{series}{points} = [ map { old_point($_) } @{ $doc->{series}{points} } ];
+	write_file('m3.json', encode_json(\%v3));
+	my %v2 = %v3;
 	$v2{schema_version} = 2;
 	$v2{latency_average_ms} = delete $v2{text_latency_average_ms};
 	# (and no run id, as reports of schema 2 came without one)
@@ -200,7 +237,12 @@ sub with_doc
 	write_file('m2.json', encode_json(\%v2));
 	($rc, $out, $err) = pgbench([ '--merge-reports', 'm3.json', 'm2.json', '--report-json=merged.json' ], env => \%env);
 	is($rc, 0, '--merge-reports of a schema 3 and a schema 2 report') or diag($err);
-	is(decode_json(slurp('merged.json'))->{transactions}{processed}, 40, 'the merged counts');
+	my $merged = decode_json(slurp('merged.json'));
+	is($merged->{transactions}{processed}, 40, 'the merged counts');
+	is(sum0(map { $_->{processed} } @{ $merged->{series}{points} }), 40, 'the merged series: every transaction');
+	is(sum0(map { scalar @{ $_->{histogram} ? $_->{histogram}{buckets} : [] } } @{ $merged->{series}{points} }),
+		sum0(map { scalar @{ $_->{histogram} ? $_->{histogram}{buckets} : [] } } @{ $doc->{series}{points} }),
+		'the fine buckets of schema 3 fall back into the coarse ones of the report');
 }
 
 # ---- the charts' last interval --------------------------------------------------

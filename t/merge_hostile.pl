@@ -191,10 +191,10 @@ my @cases = (
 		'inputs[0].run_id: missing' ],
 
 	# not a report of ours
-	[ 'another schema', sub { $_[0]{schema_version} = 4 },
-		'schema_version: 4, but this pgbench reads versions 2 to 3' ],
+	[ 'another schema', sub { $_[0]{schema_version} = 5 },
+		'schema_version: 5, but this pgbench reads versions 2 to 4' ],
 	[ 'an older schema', sub { $_[0]{schema_version} = 1 },
-		'schema_version: 1, but this pgbench reads versions 2 to 3' ],
+		'schema_version: 1, but this pgbench reads versions 2 to 4' ],
 	[ 'a run that never started', sub { $_[0]{outcome} = 'failed-to-start' },
 		'outcome: "failed-to-start": the run measured nothing' ],
 	[ 'no merge member', sub { delete $_[0]{merge} },
@@ -279,16 +279,25 @@ like($out, qr/^number of transactions actually processed: 4611686018427387905$/m
 refused('two of them', 'big.json: latency_histogram.buckets: the sum over the reports overflows (above 9223372036854775807)',
 	'big.json', 'big.json');
 
-# a point of 2^62 + 1 transactions: one report merges, two overflow the point
-mutate('bigpoint.json', 't1.json', sub {
-		delete $_[0]{run_id};
-		my $p = $_[0]{series}{points}[0];
-		$p->{processed} = $big;
-		@{ $p->{histogram} }{qw(min_us max_us buckets)} = (100, 100, [ [ 100, $big ] ]);
-	});
+# a point of 2^62 + 1 transactions: its counts merge once, twice they
+# overflow the point; but a point's coarse bucket holds at most 2^32 - 1
+my $p0 = sub {
+	my ($d, $n, $buckets) = @_;
+	delete $d->{run_id};
+	my $p = $d->{series}{points}[0];
+	$p->{processed} = $n;
+	$d->{series}{points}[$_]{processed} = 0, $d->{series}{points}[$_]{histogram} = undef
+		for 1 .. $#{ $d->{series}{points} };
+	@{ $p->{histogram} }{qw(min_us max_us buckets)} = (100, 100, $buckets);
+};
+mutate('bigpoint.json', 't1.json', sub { $p0->($_[0], 1 << 62, [ [ 36, 1 << 62 ] ]) });
 ($rc, $out, $err) = pgbench([ '--merge-reports', 'bigpoint.json' ]);
-is($rc, 0, 'a point of 2^62 + 1 transactions merges') or diag($err);
-refused('two of them', 'bigpoint.json: series.points[0].processed: the sum over the reports overflows (above 9223372036854775807)',
+like($err, qr/^pgbench: error: bigpoint\.json: series\.points\[0\]\.histogram\.buckets: more than 4294967295 transactions in one bucket$/m,
+	'a point of 2^62 transactions in its buckets: refused, the bucket named');
+mutate('bigpoint.json', 't1.json', sub { $p0->($_[0], 4294967295, [ [ 36, 4294967295 ] ]) });
+($rc, $out, $err) = pgbench([ '--merge-reports', 'bigpoint.json' ]);
+is($rc, 0, 'a point of 2^32 - 1 transactions in one bucket merges') or diag($err);
+refused('two of them', 'bigpoint.json: series.points[0]: the sum over the reports overflows',
 	'bigpoint.json', 'bigpoint.json');
 
 # sums of latencies that pass the largest double

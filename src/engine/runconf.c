@@ -17,3 +17,11 @@ runconf_latency_from_series(const run_config *cfg)
 {
 	return cfg->throttle_delay > 0 || cfg->progress_sec > 0 || cfg->latency_limit > 0;
 }
+
+pg_time_usec_t
+runconf_tick_interval(const run_config *cfg)
+{
+	if (cfg->progress_sec > 0)
+		return (pg_time_usec_t) 1000000 * cfg->progress_sec;
+	return cfg->series_interval;
+}

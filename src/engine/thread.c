@@ -34,8 +34,7 @@ worker_prepare(worker *w)
 	if (cfg->keep_hist && !stats_run_enable_hist(&w->stats, cfg->per_script_stats))
 		return false;
 	if (cfg->series_interval > 0 &&
-		!stats_run_enable_report(&w->stats, cfg->series_interval, &w->shared->origin,
-								 cfg->per_command))
+		!stats_run_enable_report(&w->stats, &w->shared->origin, cfg->per_command))
 		return false;
 
 	w->env.cfg = cfg;
@@ -44,7 +43,7 @@ worker_prepare(worker *w)
 		.stats = &w->stats,
 		.log = cfg->log_enabled ? &w->log : NULL,
 		.sample_rs = &w->sample_rs,
-		.progress = cfg->progress_sec > 0 ? &w->progress : NULL,
+		.progress = runconf_tick_interval(cfg) > 0 ? &w->progress : NULL,
 		.keep_lag = cfg->throttle_delay > 0,
 		.latency_limit = cfg->latency_limit,
 		.per_script = cfg->per_script_stats,

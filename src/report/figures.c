@@ -264,11 +264,20 @@ void
 figures_interval(const stats_data *cur, const stats_data *last, pg_time_usec_t elapsed,
 				 interval_figures *iv)
 {
+	stats_data	delta;
+
+	stats_data_delta(&delta, cur, last);
+	figures_interval_delta(&delta, elapsed, iv);
+}
+
+void
+figures_interval_delta(const stats_data *delta, pg_time_usec_t elapsed, interval_figures *iv)
+{
 	const stats_data *d = &iv->delta;
 	int64_t		cnt;
 
 	memset(iv, 0, sizeof(*iv));
-	stats_data_delta(&iv->delta, cur, last);
+	iv->delta = *delta;
 	cnt = d->cnt;
 	iv->tps = 1000000.0 * (double) cnt / (double) elapsed;
 	iv->failed = stats_data_failures(d);
@@ -291,4 +300,39 @@ figures_interval_percentiles(interval_figures *iv, const hist *h, int n, const d
 	iv->has_percentiles = true;
 	for (int i = 0; i < n && i < PGB_MAX_PERCENTILES; i++)
 		iv->percentile_ms[i] = 0.001 * (double) hist_value_at_percentile(h, p[i]);
+}
+
+/* A point of the report files' series: figures.h. */
+void
+figures_point_of(figures_point *fp, const timeline_record *r, bool throttled)
+{
+	pg_time_usec_t elapsed = r->end_us - r->start_us;
+	interval_figures iv;
+	bool		lat = r->delta.cnt > 0;
+	bool		has_hist = timeline_bucket_count(r) > 0;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->raw = r;
+	fp->t_s = 0.000001 * (double) r->end_us;
+	fp->interval_s = 0.000001 * (double) elapsed;
+	/* the -P line's formulas, on the same counters */
+	figures_interval_delta(&r->delta, elapsed > 0 ? elapsed : 1, &iv);
+	fp->tps = iv.tps;
+	fp->processed = r->delta.cnt;
+	fp->failures = iv.failed;
+	fp->retried = r->delta.retried;
+	fp->retries = r->delta.retries;
+	fp->skipped = r->delta.skipped;
+	fp->latency_avg_ms = lat ? iv.latency_ms : NAN;
+	fp->latency_stddev_ms = lat ? iv.stddev_ms : NAN;
+	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
+		fp->latency_ms[k] = has_hist ? 0.001 * r->latency_pct_us[k] : NAN;
+	fp->latency_min_ms = has_hist ? 0.001 * (double) r->latency_min_us : NAN;
+	fp->latency_max_ms = has_hist ? 0.001 * (double) r->latency_max_us : NAN;
+	fp->lag_avg_ms = throttled && lat ? iv.lag_ms : NAN;
+	fp->has_client = r->has_client;
+	fp->cpu_user_s = r->cpu_user_s;
+	fp->cpu_system_s = r->cpu_system_s;
+	fp->busiest_thread_cpu_pct = 100.0 * r->busiest_thread_cpu;
+	fp->rss_kb = r->rss_kb;
 }

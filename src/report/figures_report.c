@@ -70,83 +70,25 @@ epoch_and_iso(pg_time_usec_t mono, double *epoch_s, char *iso, size_t len)
 
 /* ---- the series ---------------------------------------------------------- */
 
-static void
-point(figures_point *fp, const series_point *sp, hist *scratch, bool throttled)
-{
-	static const double at[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
-
-	fp->raw = sp->processed + sp->failures + sp->skipped > 0 ? sp : NULL;
-	fp->processed = sp->processed;
-	fp->failures = sp->failures;
-	fp->retries = sp->retries;
-	fp->skipped = sp->skipped;
-	fp->tps = (double) sp->processed / fp->interval_s;
-	hist_reset(scratch);
-	hist_import(scratch, sp->buckets, sp->nbuckets, sp->latency_min, sp->latency_max,
-				sp->latency_sum);
-	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
-		fp->latency_ms[k] = scratch->count > 0
-			? 0.001 * (double) hist_value_at_percentile(scratch, at[k]) : NAN;
-	fp->latency_avg_ms = sp->processed > 0 ? 0.001 * sp->latency_sum / (double) sp->processed : NAN;
-	fp->latency_max_ms = sp->processed > 0 ? 0.001 * (double) sp->latency_max : NAN;
-	fp->lag_avg_ms = throttled && sp->processed > 0 ? 0.001 * sp->lag_sum / (double) sp->processed : NAN;
-	fp->lag_max_ms = throttled && sp->processed > 0 ? 0.001 * sp->lag_max : NAN;
-}
-
-/*
- * One point per interval from the start to the end of the run (end: us
- * since the start), empty intervals included.
- */
-static bool
-points(figures_extra *e, const run_series *rs, pg_time_usec_t end, bool throttled)
-{
-	static const series_point empty;
-	int64_t		n = (end + rs->interval - 1) / rs->interval;
-	hist		scratch;
-
-	if (n < rs->npoints)
-		n = rs->npoints;
-	e->interval_s = 0.000001 * (double) rs->interval;
-	e->series_incomplete = rs->oom;
-	e->points = calloc((size_t) (n > 0 ? n : 1), sizeof(figures_point));
-	if (e->points == NULL || !hist_init(&scratch, HIST_ONE_HOUR_US))
-		return false;
-	e->npoints = (int) n;
-	for (int i = 0; i < e->npoints; i++)
-	{
-		figures_point *fp = &e->points[i];
-		pg_time_usec_t from = (pg_time_usec_t) i * rs->interval;
-		pg_time_usec_t to = from + rs->interval;
-
-		if (i == e->npoints - 1 && end > from && end < to)
-			to = end;
-		fp->t_s = 0.000001 * (double) to;
-		fp->interval_s = 0.000001 * (double) (to - from);
-		point(fp, i < rs->npoints ? &rs->points[i] : &empty, &scratch, throttled);
-	}
-	hist_free(&scratch);
-	return true;
-}
-
 static int
 compare_abort(const void *a, const void *b)
 {
-	const series_abort *x = *(const series_abort *const *) a;
-	const series_abort *y = *(const series_abort *const *) b;
+	const run_abort *x = *(const run_abort *const *) a;
+	const run_abort *y = *(const run_abort *const *) b;
 
 	return (x->failure.client > y->failure.client) - (x->failure.client < y->failure.client);
 }
 
 static bool
-aborts(figures_extra *e, const run_series *rs)
+aborts(figures_extra *e, const run_aborts *ra)
 {
-	e->aborts = calloc((size_t) (rs->naborts > 0 ? rs->naborts : 1), sizeof(series_abort *));
+	e->aborts = calloc((size_t) (ra->n > 0 ? ra->n : 1), sizeof(run_abort *));
 	if (e->aborts == NULL)
 		return false;
-	for (int i = 0; i < rs->naborts; i++)
-		e->aborts[i] = &rs->aborts[i];
-	e->naborts = rs->naborts;
-	qsort(e->aborts, (size_t) e->naborts, sizeof(series_abort *), compare_abort);
+	for (int i = 0; i < ra->n; i++)
+		e->aborts[i] = &ra->items[i];
+	e->naborts = ra->n;
+	qsort(e->aborts, (size_t) e->naborts, sizeof(run_abort *), compare_abort);
 	return true;
 }
 
@@ -198,9 +140,13 @@ figures_extra_compute(const report_input *in, report_figures *f)
 							  : in->start_is_epoch ? in->start_time - pgb_time_to_epoch(0)
 							  : in->start_time, end))
 		return false;
-	if (sr->series == NULL)
-		return true;
-	return points(e, sr->series, end, in->cfg->throttle_delay > 0) && aborts(e, sr->series);
+	if (in->timeline != NULL)
+	{
+		e->timeline = in->timeline;
+		e->interval_s = 0.000001 * (double) in->timeline->interval;
+		e->series_incomplete = in->timeline->oom || (sr->aborts != NULL && sr->aborts->oom);
+	}
+	return sr->aborts == NULL || aborts(e, sr->aborts);
 }
 
 void
@@ -209,7 +155,6 @@ figures_extra_free(figures_extra *e)
 	for (int i = 0; e->argv != NULL && i < e->argc; i++)
 		free(e->argv[i]);
 	free(e->argv);
-	free(e->points);
 	free(e->aborts);
 	memset(e, 0, sizeof(*e));
 }

@@ -24,6 +24,7 @@ merge_acc_free(merge_acc *acc)
 {
 	merge_workload_free(acc);
 	stats_run_free(&acc->stats);
+	timeline_free(&acc->tl);
 	free(acc->windows);
 	free(acc->inputs);
 	free(acc->sources);
@@ -259,6 +260,7 @@ merge_report_input(merge_acc *acc, report_input *in)
 	figures_settings_restore(&acc->settings, &acc->cfg, in);
 	in->cfg = &acc->cfg;
 	in->stats = &acc->stats;
+	in->timeline = &acc->tl;
 	in->server_version = acc->server_version[0] != '\0' ? acc->server_version : NULL;
 	in->aborted = acc->aborted;
 	in->target = &acc->target;
@@ -364,6 +366,7 @@ merge_run(int nfiles, char *const *files, const char *json_path, const char *htm
 	memset(&acc, 0, sizeof(acc));
 	memset(&err, 0, sizeof(err));
 	acc.partial = partial;
+	acc.spill = true;
 	for (int i = 0; ok && i < nfiles; i++)
 		ok = merge_file(&acc, files[i], &err);
 	ok = ok && merge_check_groups(&acc, &err);

@@ -265,12 +265,13 @@ merge_sum_real(const merge_reading *rd, const json_ref *at, double *acc, double 
 
 /* One [index, count] pair of buckets (item i) into *b; index after prev. */
 static bool
-read_bucket(const merge_reading *rd, const json_ref *buckets, int i, int32_t prev, hist_bucket *b)
+read_bucket(const merge_reading *rd, const json_ref *buckets, int i, int32_t prev, int bits,
+			hist_bucket *b)
 {
 	json_ref	pair = json_ref_item(buckets, i);
 	json_ref	index = json_ref_item(&pair, 0);
 	json_ref	count = json_ref_item(&pair, 1);
-	int			last = hist_index_of(HIST_ONE_HOUR_US);
+	int			last = hist_layout_index_of(HIST_ONE_HOUR_US, bits);
 
 	if (pair.v->kind != JSON_ARRAY || pair.v->n != 2)
 		return merge_bad(rd, &pair, "expected an [index, count] pair, found %s%s",
@@ -290,20 +291,22 @@ read_bucket(const merge_reading *rd, const json_ref *buckets, int i, int32_t pre
 
 /* min_us and max_us of a block with its buckets b (n > 0). */
 static bool
-check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist *mh)
+check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist *mh, int bits)
 {
-	int			last = hist_index_of(HIST_ONE_HOUR_US);
+	int			last = hist_layout_index_of(HIST_ONE_HOUR_US, bits);
 	int			lo = mh->b[0].index;
 	int			hi = mh->b[mh->n - 1].index;
 	json_ref	r;
 
 	/* the last bucket also holds the clamped values, above one hour */
-	if (mh->min_us < hist_bucket_lowest(lo) || (lo < last && mh->min_us > hist_bucket_highest(lo)))
+	if (mh->min_us < hist_layout_lowest(lo, bits) ||
+		(lo < last && mh->min_us > hist_layout_highest(lo, bits)))
 	{
 		r = json_ref_member(block, "min_us");
 		return merge_bad(rd, &r, "%" PRId64 " is not in the first bucket (%d)", mh->min_us, lo);
 	}
-	if (mh->max_us < hist_bucket_lowest(hi) || (hi < last && mh->max_us > hist_bucket_highest(hi)))
+	if (mh->max_us < hist_layout_lowest(hi, bits) ||
+		(hi < last && mh->max_us > hist_layout_highest(hi, bits)))
 	{
 		r = json_ref_member(block, "max_us");
 		return merge_bad(rd, &r, "%" PRId64 " is not in the last bucket (%d)", mh->max_us, hi);
@@ -313,7 +316,8 @@ check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist 
 
 /* The buckets of block into out (out->b allocated), checked. */
 static bool
-read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, merge_hist *out)
+read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, int bits,
+			 merge_hist *out)
 {
 	json_ref	buckets;
 	int64_t		sum = 0;
@@ -330,7 +334,7 @@ read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, mer
 	{
 		hist_bucket b = {.index = -1};
 
-		if (!read_bucket(rd, &buckets, i, prev, &b))
+		if (!read_bucket(rd, &buckets, i, prev, bits, &b))
 			return false;
 		if (__builtin_add_overflow(sum, b.count, &sum))
 			return merge_bad(rd, &buckets, "the counts add up to more than %" PRId64, INT64_MAX);
@@ -344,14 +348,21 @@ read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, mer
 	if (out->n > 0 && out->min_us > out->max_us)
 		return merge_bad(rd, block, "min_us (%" PRId64 ") is above max_us (%" PRId64 ")",
 						 out->min_us, out->max_us);
-	return out->n == 0 || check_extremes(rd, block, out);
+	return out->n == 0 || check_extremes(rd, block, out, bits);
 }
 
 bool
 merge_read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, merge_hist *out)
 {
+	return merge_read_buckets_layout(rd, block, expect, HIST_SUB_BITS, out);
+}
+
+bool
+merge_read_buckets_layout(const merge_reading *rd, const json_ref *block, int64_t expect,
+						  int bits, merge_hist *out)
+{
 	memset(out, 0, sizeof(*out));
-	if (read_buckets(rd, block, expect, out))
+	if (read_buckets(rd, block, expect, bits, out))
 		return true;
 	free(out->b);
 	memset(out, 0, sizeof(*out));

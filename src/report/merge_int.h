@@ -64,6 +64,7 @@ typedef struct merge_reading
 {
 	const char *file;			/* as the messages show it */
 	merge_error *err;			/* the caller's */
+	int64_t		version;		/* its schema_version, once checked */
 } merge_reading;
 
 /* One instance's place in time (us), for the common window. */
@@ -106,6 +107,8 @@ typedef struct merge_acc
 	bool		aborted;
 
 	stats_run	stats;			/* summed */
+	timeline	tl;				/* the series, summed point by point */
+	bool		spill;			/* the timeline may go to a temporary file */
 	merge_window *windows;		/* one per instance */
 
 	/* which runs the reports hold (merge_ident.c) */
@@ -269,6 +272,10 @@ typedef struct merge_hist
 
 bool		merge_read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect,
 							   merge_hist *out);
+
+/* The same for a histogram of another layout (bits sub-bucket bits). */
+bool		merge_read_buckets_layout(const merge_reading *rd, const json_ref *block,
+									  int64_t expect, int bits, merge_hist *out);
 
 /* The buckets into h (min and max, sums into h->sum); false on overflow. */
 bool		merge_import(const merge_reading *rd, const json_ref *block, hist *h,

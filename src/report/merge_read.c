@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "pgbench/report/report.h"
-#include "pgbench/stats/series.h"
+#include "pgbench/stats/timeline.h"
 #include "pgbench/base/xalloc.h"
 #include "merge_int.h"
 
@@ -318,87 +318,170 @@ add_scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 
 /* ---- the series ------------------------------------------------------------ */
 
-/*
- * Point i of "series.points" into sp (its buckets allocated), checked;
- * the caller's acc point must take its counts without overflow.
- */
+/* A point's times (t_s, interval_s) into r, checked. */
 static bool
-read_point(const merge_reading *rd, const json_ref *points, int i, bool incomplete,
-		   series_point *sp, const series_point *into)
+read_point_times(const merge_reading *rd, const json_ref *p, timeline_record *r)
 {
-	json_ref	p = json_ref_item(points, i);
-	json_ref	h;
-	merge_hist	mh;
-	bool		present;
+	double		t_s,
+				len_s;
+	json_ref	at;
 
-	if (p.v->kind != JSON_OBJECT)
-		return merge_bad(rd, &p, "expected an object, found %s", json_kind_name(p.v));
-	if (!merge_int(rd, &p, "processed", 0, INT64_MAX, &sp->processed) ||
-		!merge_int(rd, &p, "failures", 0, INT64_MAX, &sp->failures) ||
-		!merge_int(rd, &p, "retries", 0, INT64_MAX, &sp->retries) ||
-		!merge_int(rd, &p, "skipped", 0, INT64_MAX, &sp->skipped) ||
-		!merge_container_null(rd, &p, "histogram", JSON_OBJECT, &h, &present))
+	if (!merge_num(rd, p, "t_s", 0, 0.000001 * (double) MERGE_MAX_SPAN_US, &t_s) ||
+		!merge_num(rd, p, "interval_s", 0, 0.000001 * (double) MERGE_MAX_SPAN_US, &len_s))
 		return false;
-	if (into != NULL)
-	{
-		static const char *const names[] = {"processed", "failures", "retries", "skipped"};
-		const int64_t have[] = {into->processed, into->failures, into->retries, into->skipped};
-		const int64_t add[] = {sp->processed, sp->failures, sp->retries, sp->skipped};
-
-		for (int k = 0; k < (int) PGB_LENGTHOF(names); k++)
-		{
-			json_ref	r = json_ref_member(&p, names[k]);
-			int64_t		sum = have[k];
-
-			if (!merge_sum(rd, &r, &sum, add[k]))
-				return false;
-		}
-	}
-	if (!present)
-	{
-		if (sp->processed > 0 && !incomplete)
-			return merge_bad(rd, &h, "null, but %" PRId64 " transactions ended in this interval",
-							 sp->processed);
-		return true;
-	}
-	if (!merge_num(rd, &h, "latency_sum_us", 0, INFINITY, &sp->latency_sum) ||
-		!merge_num(rd, &h, "lag_sum_us", 0, INFINITY, &sp->lag_sum) ||
-		!merge_num(rd, &h, "lag_max_us", 0, INFINITY, &sp->lag_max) ||
-		!merge_read_buckets(rd, &h, sp->processed, &mh))
-		return false;
-	if (into != NULL && (!isfinite(into->latency_sum + sp->latency_sum) ||
-						 !isfinite(into->lag_sum + sp->lag_sum)))
-	{
-		free(mh.b);
-		return merge_bad(rd, &h, "the sum over the reports overflows");
-	}
-	sp->latency_min = mh.min_us;
-	sp->latency_max = mh.max_us;
-	sp->buckets = mh.b;
-	sp->nbuckets = mh.n;
+	at = json_ref_member(p, "interval_s");
+	if (len_s > t_s)
+		return merge_bad(rd, &at, "%g s is longer than the run up to its end (%g s)", len_s, t_s);
+	r->end_us = (pg_time_usec_t) (t_s * 1000000.0 + 0.5);
+	r->start_us = r->end_us - (pg_time_usec_t) (len_s * 1000000.0 + 0.5);
 	return true;
 }
 
 /*
- * "series" into the accumulated series, point by point.  Its points must
- * cover the run (as the writer makes them) and stay within
- * MERGE_MAX_SPAN_US, so that the merged window is bounded.
+ * The percentiles and client figures a point shows: kept as they are for
+ * a merge of one report (a merge of more computes them again).
+ */
+static bool
+read_point_shown(const merge_reading *rd, const json_ref *p, timeline_record *r)
+{
+	static const double at[TIMELINE_NPERCENTILES] = TIMELINE_PERCENTILES;
+	json_ref	lat,
+				client;
+	bool		present;
+
+	if (rd->version < 4)
+		return true;			/* from the buckets (read_point_hist) */
+	if (!merge_container(rd, p, "latency_ms", JSON_OBJECT, &lat))
+		return false;
+	for (int k = 0; k < TIMELINE_NPERCENTILES; k++)
+	{
+		char		key[32];
+		double		ms = 0;
+
+		snprintf(key, sizeof(key), "p%g", at[k]);
+		if (!merge_num_null(rd, &lat, key, 0, 0.001 * (double) HIST_MAX_HIGHEST, &ms, &present))
+			return false;
+		r->latency_pct_us[k] = present ? ms * 1000.0 : 0;
+	}
+	if (!merge_container_null(rd, p, "client", JSON_OBJECT, &client, &present))
+		return false;
+	r->has_client = present;
+	if (present)
+	{
+		double		busiest_pct;
+		bool		rss;
+
+		if (!merge_num(rd, &client, "cpu_user_s", 0, INFINITY, &r->cpu_user_s) ||
+			!merge_num(rd, &client, "cpu_system_s", 0, INFINITY, &r->cpu_system_s) ||
+			!merge_num(rd, &client, "busiest_thread_cpu_pct", 0, INFINITY, &busiest_pct) ||
+			!merge_int_null(rd, &client, "rss_kb", 0, INT64_MAX / 1024, &r->rss_kb, &rss))
+			return false;
+		r->busiest_thread_cpu = busiest_pct / 100.0;
+		if (!rss)
+			r->rss_kb = -1;
+	}
+	return true;
+}
+
+/*
+ * A point's histogram into r: its sums, extremes and buckets, the fine
+ * ones of schema versions 2 and 3 counted into the coarse layout.
+ */
+static bool
+read_point_hist(const merge_reading *rd, const json_ref *h, int bits, timeline_record *r)
+{
+	merge_hist	mh;
+
+	if (!merge_num(rd, h, "latency_sum_us", 0, INFINITY, &r->delta.latency.sum) ||
+		!merge_num(rd, h, "lag_sum_us", 0, INFINITY, &r->delta.lag.sum) ||
+		(rd->version >= 4 &&
+		 !merge_num(rd, h, "latency_sum_squares_us", 0, INFINITY, &r->delta.latency.sum2)) ||
+		!merge_read_buckets_layout(rd, h, r->delta.cnt, bits, &mh))
+		return false;
+	for (int i = 0; i < mh.n; i++)
+	{
+		int			b = bits == TIMELINE_SUB_BITS ? mh.b[i].index
+			: timeline_bucket_of(hist_bucket_lowest(mh.b[i].index));
+
+		if (mh.b[i].count > (int64_t) (UINT32_MAX - r->buckets[b]))
+		{
+			json_ref	at = json_ref_member(h, "buckets");
+
+			free(mh.b);
+			return merge_bad(rd, &at, "more than %" PRIu32 " transactions in one bucket",
+							 UINT32_MAX);
+		}
+		r->buckets[b] += (uint32_t) mh.b[i].count;
+	}
+	r->latency_min_us = mh.min_us;
+	r->latency_max_us = mh.max_us;
+	free(mh.b);
+	if (rd->version < 4)
+	{
+		static const double at[TIMELINE_NPERCENTILES] = TIMELINE_PERCENTILES;
+
+		for (int k = 0; k < TIMELINE_NPERCENTILES; k++)
+			r->latency_pct_us[k] = timeline_bucket_percentile(r, at[k]);
+	}
+	return true;
+}
+
+/* Point i of "series.points" into r, checked. */
+static bool
+read_point(const merge_reading *rd, const json_ref *points, int i, bool incomplete, int bits,
+		   pg_time_usec_t interval, timeline_record *r)
+{
+	json_ref	p = json_ref_item(points, i);
+	json_ref	h;
+	int64_t		failures;
+	bool		present;
+
+	memset(r, 0, sizeof(*r));
+	r->sources = 1;
+	r->start_us = (pg_time_usec_t) i * interval;	/* versions 2 and 3 */
+	r->end_us = r->start_us + interval;
+	if (p.v->kind != JSON_OBJECT)
+		return merge_bad(rd, &p, "expected an object, found %s", json_kind_name(p.v));
+	/* failures are not kept by kind per point: counted as "other" */
+	if (!merge_int(rd, &p, "processed", 0, INT64_MAX, &r->delta.cnt) ||
+		!merge_int(rd, &p, "failures", 0, INT64_MAX, &failures) ||
+		!merge_int(rd, &p, "retries", 0, INT64_MAX, &r->delta.retries) ||
+		!merge_int(rd, &p, "skipped", 0, INT64_MAX, &r->delta.skipped) ||
+		(rd->version >= 4 && !merge_int(rd, &p, "retried", 0, INT64_MAX, &r->delta.retried)) ||
+		(rd->version >= 4 && !read_point_times(rd, &p, r)) || !read_point_shown(rd, &p, r) ||
+		!merge_container_null(rd, &p, "histogram", JSON_OBJECT, &h, &present))
+		return false;
+	r->delta.other_failures = failures;
+	if (!present)
+	{
+		if (r->delta.cnt > 0 && !incomplete)
+			return merge_bad(rd, &h, "null, but %" PRId64 " transactions ended in this interval",
+							 r->delta.cnt);
+		return true;
+	}
+	return read_point_hist(rd, &h, bits, r);
+}
+
+/*
+ * "series" into the accumulated timeline, point by point.  Its points
+ * must cover the run (as the writer makes them, give or take the last)
+ * and stay within MERGE_MAX_SPAN_US, so that the merged window is bounded.
  */
 static bool
 add_series(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const json_ref *m)
 {
-	run_series *acc_series = acc->stats.series;
+	timeline   *tl = &acc->tl;
 	json_ref	series = json_ref_member(doc, "series");
 	json_ref	points;
-	run_series	one;
-	int64_t		interval = acc_series->interval,
+	int64_t		interval = tl->interval,
 				conn,
-				bench;
-	bool		ok = true,
-				was_oom = acc_series->oom;
+				bench,
+				bits = HIST_SUB_BITS;
+	bool		incomplete;
 
-	memset(&one, 0, sizeof(one));
-	if (!merge_bool(rd, &series, "incomplete", &one.oom) ||
+	if (!merge_bool(rd, &series, "incomplete", &incomplete) ||
+		(rd->version >= 4 && !merge_int(rd, &series, "sub_bucket_bits", TIMELINE_SUB_BITS,
+										TIMELINE_SUB_BITS, &bits)) ||
 		!merge_container(rd, &series, "points", JSON_ARRAY, &points) ||
 		!merge_int(rd, m, "conn_elapsed_us", 0, MERGE_MAX_SPAN_US, &conn) ||
 		!merge_int(rd, m, "bench_duration_us", 0, MERGE_MAX_SPAN_US, &bench))
@@ -406,26 +489,30 @@ add_series(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const j
 	if (points.v->n > MERGE_MAX_SPAN_US / interval)
 		return merge_bad(rd, &points, "%d points of %g s span more than %" PRId64 " us",
 						 points.v->n, 0.000001 * (double) interval, MERGE_MAX_SPAN_US);
-	if ((conn + bench + interval - 1) / interval > points.v->n)
+	if ((conn + bench + interval - 1) / interval > points.v->n + 1)
 		return merge_bad(rd, &points, "too few (%d) for the run's %" PRId64 " us",
 						 points.v->n, conn + bench);
-	one.interval = interval;
-	one.current = -1;
-	one.npoints = one.capacity = points.v->n;
-	one.points = pgb_calloc((size_t) (points.v->n > 0 ? points.v->n : 1), sizeof(series_point));
-	for (int i = 0; ok && i < points.v->n; i++)
-		ok = read_point(rd, &points, i, one.oom, &one.points[i],
-						i < acc_series->npoints ? &acc_series->points[i] : NULL);
-	if (ok)
-	{
-		series_merge(acc_series, &one);
-		if (acc_series->oom && !was_oom && !one.oom)
-			ok = merge_bad(rd, &points, "out of memory");
-	}
+	tl->oom = tl->oom || incomplete;
 	for (int i = 0; i < points.v->n; i++)
-		free(one.points[i].buckets);
-	free(one.points);
-	return ok;
+	{
+		timeline_record r,
+					sum;
+
+		memset(&sum, 0, sizeof(sum));
+		if (!read_point(rd, &points, i, incomplete, (int) bits, interval, &r))
+			return false;
+		if (i < tl->n && !timeline_get(tl, i, &sum))
+			return merge_bad(rd, &points, "could not read the merged series back");
+		if (!timeline_record_merge(&sum, &r))
+		{
+			json_ref	p = json_ref_item(&points, i);
+
+			return merge_bad(rd, &p, "the sum over the reports overflows");
+		}
+		if (!timeline_put(tl, i, &sum))
+			return merge_bad(rd, &points, "out of memory");
+	}
+	return true;
 }
 
 /* ---- the rest -------------------------------------------------------------- */
@@ -484,7 +571,7 @@ check_aborts(const merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 
 /* A report of this pgbench (schema version 2 or 3) of a run that measured. */
 static bool
-check_report(const merge_reading *rd, const json_ref *doc)
+check_report(merge_reading *rd, const json_ref *doc)
 {
 	int64_t		version;
 	const char *outcome;
@@ -499,6 +586,7 @@ check_report(const merge_reading *rd, const json_ref *doc)
 	if (version < REPORT_JSON_SCHEMA_OLDEST || version > REPORT_JSON_SCHEMA_VERSION)
 		return merge_bad(rd, &r, "%" PRId64 ", but this pgbench reads versions %d to %d",
 						 version, REPORT_JSON_SCHEMA_OLDEST, REPORT_JSON_SCHEMA_VERSION);
+	rd->version = version;
 	if (!merge_str(rd, doc, "outcome", &outcome))
 		return false;
 	r = json_ref_member(doc, "outcome");
@@ -520,7 +608,7 @@ merge_add(merge_acc *acc, const json_value *root, const char *file, merge_error 
 
 	if (acc->ninstances == 0)
 		acc->first_file = file;
-	if (!check_report(rd, &doc) || !merge_identify(acc, rd, &doc, &w) ||
+	if (!check_report(&reading, &doc) || !merge_identify(acc, rd, &doc, &w) ||
 		!merge_workload(acc, rd, &doc))
 		return false;
 	if (!add_totals(acc, rd, &doc, &m) || !add_scripts(acc, rd, &doc) ||

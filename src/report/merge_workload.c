@@ -518,8 +518,9 @@ setup_stats(merge_acc *acc, const merge_reading *rd)
 	acc->cfg.per_script_stats = acc->scripts.nscripts > 1;
 	if (!stats_run_init(&acc->stats, acc->scripts.nscripts, acc->cfg.total_commands) ||
 		!stats_run_enable_hist(&acc->stats, acc->cfg.per_script_stats) ||
-		!stats_run_enable_report(&acc->stats, acc->cfg.series_interval, NULL, acc->cfg.per_command))
+		!stats_run_enable_report(&acc->stats, NULL, acc->cfg.per_command))
 		return merge_bad(rd, &root, "out of memory");
+	timeline_init(&acc->tl, acc->cfg.series_interval, acc->spill);
 	return true;
 }
 

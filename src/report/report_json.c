@@ -6,6 +6,7 @@
  * The figures come from figures_compute (figures.h); this file only
  * formats them.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -244,7 +245,9 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 	}
 	close_block(&jw, '}');
 	fputc('\n', out);
-	return fflush(out) == 0 && !ferror(out);
+	if (jw.failed)
+		errno = EIO;			/* the timeline's spill file could not be read */
+	return fflush(out) == 0 && !ferror(out) && !jw.failed;
 }
 
 bool

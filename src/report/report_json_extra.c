@@ -71,7 +71,7 @@ put_index(json_writer *jw, const char *key, int v)
 }
 
 static void
-put_abort(json_writer *jw, const series_abort *a)
+put_abort(json_writer *jw, const run_abort *a)
 {
 	const client_failure *cf = &a->failure;
 	bool		positioned = cf->kind == FAILURE_COMMAND || cf->kind == FAILURE_SQL ||
@@ -124,30 +124,52 @@ report_json_percentiles(json_writer *jw, const report_figures *f, const figures_
 }
 
 /*
- * A point's histogram and exact sums, so that the series of several
- * reports merge exactly; null for an empty interval.
+ * A point's coarse histogram and exact sums, so that the series of several
+ * reports merge exactly; null for an interval with no success.
  */
 static void
-put_point_hist(json_writer *jw, const series_point *sp)
+put_point_hist(json_writer *jw, const timeline_record *r)
 {
-	if (sp == NULL)
+	if (r->delta.cnt == 0)
 	{
 		put_null(jw, "histogram");
 		return;
 	}
 	open_block(jw, "histogram", '{');
-	put_int(jw, "min_us", sp->latency_min);
-	put_int(jw, "max_us", sp->latency_max);
-	put_exact(jw, "latency_sum_us", sp->latency_sum);
-	put_exact(jw, "lag_sum_us", sp->lag_sum);
-	put_exact(jw, "lag_max_us", sp->lag_max);
+	put_int(jw, "min_us", r->latency_min_us);
+	put_int(jw, "max_us", r->latency_max_us);
+	put_exact(jw, "latency_sum_us", r->delta.latency.sum);
+	put_exact(jw, "latency_sum_squares_us", r->delta.latency.sum2);
+	put_exact(jw, "lag_sum_us", r->delta.lag.sum);
 	open_block(jw, "buckets", '[');
-	for (int i = 0; i < sp->nbuckets; i++)
+	for (int b = 0; b < TIMELINE_NBUCKETS; b++)
 	{
+		if (r->buckets[b] == 0)
+			continue;
 		json_member(jw, NULL);
-		fprintf(jw->out, "[%d, %" PRId64 "]", sp->buckets[i].index, sp->buckets[i].count);
+		fprintf(jw->out, "[%d, %" PRIu32 "]", b, r->buckets[b]);
 	}
 	close_block(jw, ']');
+	close_block(jw, '}');
+}
+
+/* The client's CPU and memory in the interval; null when not read. */
+static void
+put_client(json_writer *jw, const figures_point *p)
+{
+	if (!p->has_client)
+	{
+		put_null(jw, "client");
+		return;
+	}
+	open_block(jw, "client", '{');
+	put_num(jw, "cpu_user_s", p->cpu_user_s);
+	put_num(jw, "cpu_system_s", p->cpu_system_s);
+	put_num(jw, "busiest_thread_cpu_pct", p->busiest_thread_cpu_pct);
+	if (p->rss_kb >= 0)
+		put_int(jw, "rss_kb", p->rss_kb);
+	else
+		put_null(jw, "rss_kb");
 	close_block(jw, '}');
 }
 
@@ -162,10 +184,13 @@ put_point(json_writer *jw, const figures_point *p, bool throttled)
 	put_num(jw, "tps", p->tps);
 	put_int(jw, "processed", p->processed);
 	put_int(jw, "failures", p->failures);
+	put_int(jw, "retried", p->retried);
 	put_int(jw, "retries", p->retries);
 	put_int(jw, "skipped", p->skipped);
 	open_block(jw, "latency_ms", '{');
 	put_num(jw, "average", p->latency_avg_ms);
+	put_num(jw, "stddev", p->latency_stddev_ms);
+	put_num(jw, "min", p->latency_min_ms);
 	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
 	{
 		char		key[32];
@@ -179,11 +204,11 @@ put_point(json_writer *jw, const figures_point *p, bool throttled)
 	{
 		open_block(jw, "lag_ms", '{');
 		put_num(jw, "average", p->lag_avg_ms);
-		put_num(jw, "max", p->lag_max_ms);
 		close_block(jw, '}');
 	}
 	else
 		put_null(jw, "lag_ms");
+	put_client(jw, p);
 	put_point_hist(jw, p->raw);
 	close_block(jw, '}');
 }
@@ -193,7 +218,7 @@ report_json_series(json_writer *jw, const report_figures *f)
 {
 	const figures_extra *e = &f->extra;
 
-	if (e->interval_s <= 0)
+	if (e->timeline == NULL)
 	{
 		put_null(jw, "series");
 		return;
@@ -201,9 +226,21 @@ report_json_series(json_writer *jw, const report_figures *f)
 	open_block(jw, "series", '{');
 	put_setting(jw, "interval_s", e->interval_s);
 	put_bool(jw, "incomplete", e->series_incomplete);
+	put_int(jw, "sub_bucket_bits", TIMELINE_SUB_BITS);
 	open_block(jw, "points", '[');
-	for (int i = 0; i < e->npoints; i++)
-		put_point(jw, &e->points[i], f->throttled);
+	for (int i = 0; i < e->timeline->n; i++)
+	{
+		timeline_record r;
+		figures_point p;
+
+		if (!timeline_get(e->timeline, i, &r))
+		{
+			jw->failed = true;	/* the spill file failed: say so */
+			break;
+		}
+		figures_point_of(&p, &r, f->throttled);
+		put_point(jw, &p, f->throttled);
+	}
 	close_block(jw, ']');
 	close_block(jw, '}');
 }

@@ -22,6 +22,7 @@ typedef struct json_writer
 	FILE	   *out;
 	int			depth;
 	bool		has_member[JSON_MAX_DEPTH]; /* a comma is due at this level */
+	bool		failed;			/* something could not be read to write it */
 } json_writer;
 
 /* Start a member: comma, newline, indent, and "key": unless in an array. */

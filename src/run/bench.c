@@ -20,7 +20,7 @@
 #include "pgbench/conn/conn.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
-#include "pgbench/report/progress.h"
+#include "pgbench/report/ticker.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/report/report.h"
 #include "pgbench/engine/thread.h"
@@ -48,9 +48,10 @@ typedef struct bench_state
 	int			nworkers_ready; /* workers prepared, to clean up */
 	bool		barrier_ready;
 	bool		sync_ready;		/* launch_lock and launch_cond initialized */
-	stats_gate	gate;			/* -P: the timer waits for the workers on it */
+	stats_gate	gate;			/* the ticker waits for the workers on it */
 	bool		gate_ready;
-	progress_source *sources;	/* -P: what the timer reads of each worker */
+	ticker_source *sources;		/* what the ticker reads of each worker */
+	timeline	tl;				/* a report file: the run over time */
 	char		server_version[64]; /* as the banner shows it; "" before */
 	FILE	   *text_out;		/* banner and text report: stdout, or stderr
 								 * when the JSON document goes to stdout */
@@ -513,6 +514,7 @@ free_state(bench_state *bs)
 	if (bs->gate_ready)
 		stats_gate_destroy(&bs->gate);
 	free(bs->sources);
+	timeline_free(&bs->tl);
 	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
 	if (bs->html_out != NULL)
@@ -540,19 +542,19 @@ report_rendezvous_error(const bench_state *bs)
 		diag_error("%s", bs->rv_error.message);
 }
 
-/* -P: the gate the timer waits on, and what it reads of each worker. */
+/* The gate the ticker waits on, and what it reads of each worker. */
 static bool
-init_progress(bench_state *bs)
+init_ticker(bench_state *bs)
 {
 	int			n = bs->cfg.nthreads;
 
-	bs->sources = calloc((size_t) n, sizeof(progress_source));
+	bs->sources = calloc((size_t) n, sizeof(ticker_source));
 	if (bs->sources == NULL || !stats_gate_init(&bs->gate, n))
 		return false;
 	bs->gate_ready = true;
 	bs->shared.gate = &bs->gate;
 	for (int i = 0; i < n; i++)
-		bs->sources[i] = (progress_source) {
+		bs->sources[i] = (ticker_source) {
 			.slot = &bs->workers[i].progress,
 			.latency_hist = bs->workers[i].stats.latency_hist,
 		};
@@ -580,6 +582,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	run_shared *sh = &bs->shared;
 	int			err;
 	int			first_thread;	/* workers before it run on this thread */
+	bool		ticking = runconf_tick_interval(ctx) > 0;
 
 	if ((err = pthread_barrier_init(&sh->barrier, NULL, (unsigned) ctx->nthreads)) != 0)
 	{
@@ -594,7 +597,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		return false;
 	}
 	bs->sync_ready = true;
-	if (ctx->progress_sec > 0 && !init_progress(bs))
+	if (ticking && !init_ticker(bs))
 	{
 		diag_error("out of memory");
 		return false;
@@ -613,7 +616,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	 * arena locking in malloc), worth a good hundred instructions per
 	 * transaction.
 	 */
-	first_thread = ctx->progress_sec > 0 ? 0 : 1;
+	first_thread = ticking ? 0 : 1;
 	for (int i = first_thread; i < ctx->nthreads; i++)
 	{
 		worker	   *w = &bs->workers[i];
@@ -628,9 +631,11 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 				pthread_join(bs->workers[j].handle, NULL);
 			return false;
 		}
+		if (ticking)
+			bs->sources[i].thread = w->handle;
 	}
 	launch_workers(sh, 1);
-	if (ctx->progress_sec > 0)
+	if (ticking)
 	{
 		/* --rendezvous: the reports count from the agreed start */
 		bool		started = true;
@@ -642,7 +647,8 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		}
 		/* a rendezvous that failed or was interrupted: the run never began */
 		if (started)
-			progress_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time);
+			ticker_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time,
+					   ctx->series_interval > 0 ? &bs->tl : NULL);
 	}
 	else
 	{
@@ -749,6 +755,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->target = &bs->target;
 	in->rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
 	in->run_id = bs->run_id;
+	in->timeline = ctx->series_interval > 0 ? &bs->tl : NULL;
 	return true;
 }
 
@@ -870,6 +877,7 @@ bench_run(const pgb_options *opts)
 	bs.text_out = bs.cfg.report_json != NULL && strcmp(bs.cfg.report_json, "-") == 0
 		? stderr : stdout;
 	bs.cfg_ready = true;
+	timeline_init(&bs.tl, bs.cfg.series_interval, true);
 	init_shared(&bs);
 	interrupt_arm(&bs.shared.stop, bs.shared.stop_fd);
 	if (!open_json(&bs))

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/stats/series.h"
+#include "pgbench/stats/aborts.h"
 #include "pgbench/stats/stats.h"
 
 #define STATS_CACHE_LINE 64
@@ -161,36 +161,28 @@ stats_run_enable_hist(stats_run *sr, bool per_script)
 }
 
 bool
-stats_run_enable_report(stats_run *sr, pg_time_usec_t interval,
-						const pg_time_usec_t *origin, bool per_command)
+stats_run_enable_report(stats_run *sr, const pg_time_usec_t *origin, bool per_command)
 {
-	if (sr->series == NULL)
+	if (sr->aborts == NULL)
 	{
-		sr->series = malloc(sizeof(run_series));
-		if (sr->series == NULL)
+		sr->aborts = malloc(sizeof(run_aborts));
+		if (sr->aborts == NULL)
 			return false;
-		if (!series_init(sr->series, interval, origin))
-			return false;
+		run_aborts_init(sr->aborts, origin);
 	}
 	if (per_command && sr->command_hist == NULL)
 		sr->command_hist = alloc_hists(sr->ncommands);
 	return !per_command || sr->command_hist != NULL;
 }
 
-/* The report parts of stats_run_merge: series and command histograms. */
+/* The report parts of stats_run_merge: aborts and command histograms. */
 static void
 merge_report(stats_run *acc, const stats_run *sr)
 {
-	if (sr->series != NULL && acc->series == NULL &&
-		!stats_run_enable_report(acc, sr->series->interval, NULL, false))
-	{
-		if (acc->series != NULL)
-			series_free(acc->series);
-		free(acc->series);
-		acc->series = NULL;
-	}
-	if (sr->series != NULL && acc->series != NULL)
-		series_merge(acc->series, sr->series);
+	if (sr->aborts != NULL && acc->aborts == NULL)
+		(void) stats_run_enable_report(acc, NULL, false);
+	if (sr->aborts != NULL && acc->aborts != NULL)
+		run_aborts_merge(acc->aborts, sr->aborts);
 	if (sr->command_hist != NULL && acc->command_hist == NULL)
 		acc->command_hist = alloc_hists(acc->ncommands);
 	if (sr->command_hist != NULL && acc->command_hist != NULL)
@@ -207,10 +199,10 @@ stats_run_free(stats_run *sr)
 	free_hists(sr->script_hist, sr->nscripts);
 	free_hists(sr->command_hist, sr->ncommands);
 	sr->command_hist = NULL;
-	if (sr->series != NULL)
-		series_free(sr->series);
-	free(sr->series);
-	sr->series = NULL;
+	if (sr->aborts != NULL)
+		run_aborts_free(sr->aborts);
+	free(sr->aborts);
+	sr->aborts = NULL;
 	sr->per_script = NULL;
 	sr->per_command = NULL;
 	sr->latency_hist = NULL;

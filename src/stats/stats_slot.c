@@ -2,7 +2,7 @@
  * stats_slot.c — what the workers share with the -P timer while they run:
  * the totals each one publishes (a seqlock per worker; stats.h says why it
  * is race-free) and the gate each one leaves when done.  The engine's
- * transaction sink and the worker write; progress.c reads.
+ * transaction sink and the worker write; the ticker (ticker.c) reads.
  */
 #include <string.h>
 #include <time.h>
@@ -30,19 +30,33 @@ stats_slot_init(stats_slot *slot)
  * store, so a reader that sees it sees every field before it.
  */
 void
-stats_slot_publish(stats_slot *slot, const stats_data *total)
+stats_slot_write_begin(stats_slot *slot)
 {
 	unsigned	seq = atomic_load_explicit(&slot->seq, memory_order_relaxed);
 
 	atomic_store_explicit(&slot->seq, seq + 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
+}
+
+void
+stats_slot_write_end(stats_slot *slot, const stats_data *total)
+{
+	unsigned	seq = atomic_load_explicit(&slot->seq, memory_order_relaxed);
+
 #define STORE_COUNTER(field, json_name, kind) STORE(field, total->field);
 	STATS_COUNTERS(STORE_COUNTER)
 #undef STORE_COUNTER
 #define STORE_SUM(name, member) STORE(name, total->member);
 	STATS_SUMS(STORE_SUM)
 #undef STORE_SUM
-	atomic_store_explicit(&slot->seq, seq + 2, memory_order_release);
+	atomic_store_explicit(&slot->seq, seq + 1, memory_order_release);
+}
+
+void
+stats_slot_publish(stats_slot *slot, const stats_data *total)
+{
+	stats_slot_write_begin(slot);
+	stats_slot_write_end(slot, total);
 }
 
 /*
@@ -52,6 +66,12 @@ stats_slot_publish(stats_slot *slot, const stats_data *total)
  */
 void
 stats_slot_collect(stats_slot *slot, stats_data *acc)
+{
+	stats_slot_collect_hist(slot, acc, NULL, NULL);
+}
+
+void
+stats_slot_collect_hist(stats_slot *slot, stats_data *acc, const hist *h, int64_t *counts)
 {
 	stats_data	copy;
 	unsigned	before,
@@ -67,6 +87,8 @@ stats_slot_collect(stats_slot *slot, stats_data *acc)
 #define LOAD_SUM(name, member) copy.member = LOAD(name);
 		STATS_SUMS(LOAD_SUM)
 #undef LOAD_SUM
+		for (int b = 0; h != NULL && b < h->nbuckets; b++)
+			counts[b] = __atomic_load_n(&h->counts[b], __ATOMIC_RELAXED);
 		atomic_thread_fence(memory_order_acquire);
 		after = atomic_load_explicit(&slot->seq, memory_order_relaxed);
 	} while ((before & 1) != 0 || before != after);

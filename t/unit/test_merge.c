@@ -317,7 +317,7 @@ test_sums(void)
 	merge_error err;
 	bool		printed;
 	const stats_run *sr = &acc.stats;
-	const series_point *p;
+	timeline_record p;
 
 	tap_ok(merge_in_memory(&acc, texts, 2, false, &err, &printed), "a and b merge");
 	tap_is_str(err.message, "", "no error");
@@ -338,15 +338,14 @@ test_sums(void)
 	tap_is_int(hist_value_at_percentile(sr->latency_hist, 50), 30, "p50 from the merged histogram");
 	tap_is_int(hist_value_at_percentile(sr->latency_hist, 90), 50, "p90 from the merged histogram");
 	tap_is_int(hist_value_at_percentile(sr->latency_hist, 100), 50, "p100 from the merged histogram");
-	tap_is_int(sr->series->npoints, 2, "series of two points");
-	p = &sr->series->points[0];
-	tap_ok(p->processed == 3 && p->failures == 1 && p->latency_sum == 70.0 &&
-		   p->latency_min == 10 && p->latency_max == 40 && p->nbuckets == 3,
+	tap_is_int(acc.tl.n, 2, "series of two points");
+	tap_ok(timeline_get(&acc.tl, 0, &p) && p.delta.cnt == 3 && p.delta.other_failures == 1 &&
+		   p.delta.latency.sum == 70.0 && p.latency_min_us == 10 && p.latency_max_us == 40 &&
+		   timeline_bucket_count(&p) == 3 && p.sources == 2,
 		   "series point 0: a's 10, 20 and failure with b's 40");
-	p = &sr->series->points[1];
-	tap_ok(p->processed == 2 && p->failures == 0 && p->latency_sum == 80.0 &&
-		   p->latency_min == 30 && p->latency_max == 50 && p->nbuckets == 2,
-		   "series point 1: a's 30 with b's 50");
+	tap_ok(timeline_get(&acc.tl, 1, &p) && p.delta.cnt == 2 && stats_data_failures(&p.delta) == 0 &&
+		   p.delta.latency.sum == 80.0 && p.latency_min_us == 30 && p.latency_max_us == 50 &&
+		   timeline_bucket_count(&p) == 2, "series point 1: a's 30 with b's 50");
 	merge_error_free(&err);
 	merge_acc_free(&acc);
 	free(texts[0]);

@@ -231,6 +231,7 @@ typedef struct world
 	script_set *set;
 	run_config	cfg;
 	stats_run	stats;
+	timeline	tl;
 	pg_time_usec_t origin;
 	report_input in;
 } world;
@@ -244,6 +245,8 @@ world_build(world *w, const run_spec *r)
 	script_error err = {0};
 	pg_time_usec_t interval = 1000000 * (r->progress_sec > 0 ? r->progress_sec : 1);
 	stats_run	part;
+	timeline_record rec[2];
+	hist		ival[2];
 
 	memset(w, 0, sizeof(*w));
 	w->set = script_set_create();
@@ -265,25 +268,43 @@ world_build(world *w, const run_spec *r)
 	/* a thread's statistics, merged into the run's as after the join */
 	stats_run_init(&part, 1, 1);
 	stats_run_enable_hist(&part, false);
-	stats_run_enable_report(&part, interval, &w->origin, false);
+	stats_run_enable_report(&part, &w->origin, false);
+	memset(rec, 0, sizeof(rec));
+	for (int i = 0; i < 2; i++)
+	{
+		hist_init(&ival[i], HIST_ONE_HOUR_US);
+		rec[i].start_us = i * interval;
+		rec[i].end_us = (i + 1) * interval;
+		rec[i].sources = 1;
+	}
 	for (int k = 0; k < 5; k++)
 	{
 		double		latency = 100.0 + 10 * k;
 
 		stats_data_add(&part.total, STATS_SUCCESS, latency, 0, 1, r->rate > 0);
 		stats_run_record_latency(&part, 0, latency);
-		series_add_success(part.series, w->origin + interval * (k % 2) + 1000, latency, 0, 1);
+		/* the ticker's record of its interval: the counters' growth */
+		stats_data_add(&rec[k % 2].delta, STATS_SUCCESS, latency, 0, 1, r->rate > 0);
+		hist_add(&ival[k % 2], (int64_t) latency);
+	}
+	timeline_init(&w->tl, interval, false);
+	for (int i = 0; i < 2; i++)
+	{
+		rec[i].delta.latency.count = 0;
+		timeline_record_latencies(&rec[i], &ival[i]);
+		timeline_append(&w->tl, &rec[i]);
+		hist_free(&ival[i]);
 	}
 	stats_run_init(&w->stats, 1, 1);
 	stats_run_enable_hist(&w->stats, false);
-	stats_run_enable_report(&w->stats, interval, NULL, false);
+	stats_run_enable_report(&w->stats, NULL, false);
 	stats_run_merge(&w->stats, &part);
 	stats_run_free(&part);
 	w->in = (report_input) {
 		.cfg = &w->cfg, .scale = r->scale, .partition_method = r->partition_method,
 		.partitions = r->partitions, .stats = &w->stats, .bench_duration = 2 * interval,
 		.conn_elapsed = 1000, .server_version = "18.0", .start_time = w->origin,
-		.run_id = r->run_id,
+		.run_id = r->run_id, .timeline = &w->tl,
 	};
 }
 
@@ -291,6 +312,7 @@ static void
 world_free(world *w)
 {
 	stats_run_free(&w->stats);
+	timeline_free(&w->tl);
 	script_set_free(w->set);
 }
 
@@ -318,7 +340,7 @@ report_of(const run_spec *r, report_figures *f)
 	figures_extra_free(&f->extra);
 	f->extra = extra;			/* its values; nothing it points to */
 	f->extra.argv = NULL;
-	f->extra.points = NULL;
+	f->extra.timeline = NULL;
 	f->extra.aborts = NULL;
 	f->extra.latency_hist = NULL;
 	world_free(&w);

@@ -73,8 +73,8 @@ typedef struct run_config
 	double		percentiles[PGB_MAX_PERCENTILES];	/* ascending, 0..100 */
 	const char *report_json;	/* --report-json=FILE; NULL: none */
 	const char *report_html;	/* --report-html=FILE; NULL: none */
-	pg_time_usec_t series_interval; /* a report file: its series' interval in
-									 * us (-P, or 1 s); 0: no report file */
+	pg_time_usec_t series_interval; /* a report file: its timeline's interval
+									 * in us (-P, or 1 s); 0: no report file */
 	const char *rendezvous_name;	/* --rendezvous group; NULL: none */
 	int			rendezvous_size;	/* its number of instances */
 	int			rendezvous_timeout; /* s */
@@ -102,5 +102,12 @@ double		runconf_throttle_delay(double rate, int nthreads);
  * cfg's throttle_delay, progress_sec and latency_limit set.
  */
 bool		runconf_latency_from_series(const run_config *cfg);
+
+/*
+ * The ticker's period in us (report/ticker.h): -P, else a report file's
+ * timeline interval; 0 when neither asks for one (no ticker runs, and the
+ * workers publish no snapshot).
+ */
+pg_time_usec_t runconf_tick_interval(const run_config *cfg);
 
 #endif

@@ -29,7 +29,8 @@
 #include "pgbench/script/random.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/engine/runconf.h"
-#include "pgbench/stats/series.h"
+#include "pgbench/stats/aborts.h"
+#include "pgbench/stats/timeline.h"
 #include "pgbench/stats/stats.h"
 
 /*
@@ -39,9 +40,9 @@
 #define FIGURES_DEFAULT_PERCENTILES {50, 90, 95, 99, 99.9, 100}
 #define FIGURES_MAX_PERCENTILES (PGB_MAX_PERCENTILES + 6)
 
-/* The latency percentiles of each point of the series. */
-#define FIGURES_POINT_PERCENTILES {50, 90, 99, 99.9}
-#define FIGURES_POINT_NPERCENTILES 4
+/* The latency percentiles of each point of the timeline. */
+#define FIGURES_POINT_PERCENTILES TIMELINE_PERCENTILES
+#define FIGURES_POINT_NPERCENTILES TIMELINE_NPERCENTILES
 
 /* Where the run connected, as libpq says after the set-up connection. */
 typedef struct report_target
@@ -89,6 +90,7 @@ typedef struct report_input
 	const char *run_id;			/* this run's (random_run_id); NULL or "": none */
 	const report_source *sources;	/* a merged report: the runs it holds */
 	int			nsources;		/* their number; 0: a run of its own */
+	const timeline *timeline;	/* the run over time; NULL: not recorded */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -164,7 +166,10 @@ typedef struct figures_command
 	double		latency_sum2_us;
 } figures_command;
 
-/* One point of the report files' series: an interval of the run. */
+/*
+ * One point of the report files' series: an interval of the run, from
+ * its timeline record (figures_point_of), with the -P line's formulas.
+ */
 typedef struct figures_point
 {
 	double		t_s;			/* end of the interval, s since the start */
@@ -172,15 +177,21 @@ typedef struct figures_point
 	double		tps;			/* successes per second */
 	int64_t		processed;
 	int64_t		failures;
+	int64_t		retried;
 	int64_t		retries;
 	int64_t		skipped;
 	double		latency_avg_ms; /* NaN when no success */
+	double		latency_stddev_ms;	/* NaN when no success */
 	double		latency_ms[FIGURES_POINT_NPERCENTILES];	/* NaN when none */
-	double		latency_max_ms; /* exact; NaN when none */
+	double		latency_min_ms; /* bucket bounds; NaN when none */
+	double		latency_max_ms;
 	double		lag_avg_ms;		/* -R; NaN otherwise or when none */
-	double		lag_max_ms;
-	const series_point *raw;	/* what it was computed from, for a merge;
-								 * NULL for an empty interval */
+	bool		has_client;		/* the client figures below were read */
+	double		cpu_user_s;
+	double		cpu_system_s;
+	double		busiest_thread_cpu_pct;
+	int64_t		rss_kb;
+	const timeline_record *raw; /* what it was computed from, for a merge */
 } figures_point;
 
 /* The report files' extras (figures_report.c): metadata, series, aborts. */
@@ -198,11 +209,10 @@ typedef struct figures_extra
 	uint64_t	random_seed;
 	double		interval_s;		/* the series' interval; 0: no series */
 	bool		series_incomplete;	/* memory ran short while recording */
-	int			npoints;
-	figures_point *points;		/* owned */
+	const timeline *timeline;	/* the series' records; NULL: no series */
 	int			naborts;
-	const series_abort **aborts;	/* by client id; owned array of pointers
-									 * into the merged stats */
+	const run_abort **aborts;	/* by client id; owned array of pointers
+								 * into the merged stats */
 	const hist *latency_hist;	/* all successful latencies; NULL if none kept */
 	double		latency_sum_us; /* exact sums of the latencies (not whole us) */
 	double		latency_sum2_us;
@@ -441,6 +451,13 @@ bool		figures_extra_compute(const report_input *in, report_figures *f);
 void		figures_extra_free(figures_extra *e);
 
 /*
+ * The point of record r (figures_extra.timeline's): the -P line's
+ * figures of that interval (figures_interval), its percentiles, extremes
+ * and client figures.  throttled: -R (the lag average).
+ */
+void		figures_point_of(figures_point *fp, const timeline_record *r, bool throttled);
+
+/*
  * Only the metadata of the extras, into e (zeroed by the caller): the
  * command line of cfg (shown form), and, unless start is 0, the start
  * (pgb_time_now clock) and the end length us later.  What a run that
@@ -477,5 +494,12 @@ void		figures_interval(const stats_data *cur, const stats_data *last,
  */
 void		figures_interval_percentiles(interval_figures *iv, const hist *h,
 										 int n, const double *p);
+
+/*
+ * figures_interval from the counters' growth itself (delta, as a timeline
+ * record keeps it).
+ */
+void		figures_interval_delta(const stats_data *delta, pg_time_usec_t elapsed,
+								   interval_figures *iv);
 
 #endif

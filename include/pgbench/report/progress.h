@@ -1,7 +1,6 @@
 /*
- * progress.h — the -P progress reports: the timer, run by the main thread,
- * that sums the totals each worker publishes (stats_slot, stats.h) every N
- * seconds and prints pgbench's line on stderr:
+ * progress.h — the -P progress line, which the ticker (ticker.h) prints
+ * on stderr every N seconds from the interval's record:
  *
  *   progress: 5.0 s, 1234.5 tps, lat 0.808 ms stddev 0.123, 0 failed
  *
@@ -11,12 +10,7 @@
  * Our --percentiles appends ", p50/p90/p99 A/B/C ms" (latency percentiles
  * of the interval; see doc/report.md).
  *
- * This unit only reads and prints: the engine publishes through stats and
- * never calls it.  The timer waits on an absolute schedule (origin + k * N)
- * and does not depend on any worker being on time.  It knows nothing of
- * threads or workers: it reads what each worker shares through a
- * progress_source, and learns that the run is over through a stats_gate
- * that every worker leaves when done.
+ * This unit only formats.
  */
 #ifndef PGBENCH_PROGRESS_H
 #define PGBENCH_PROGRESS_H
@@ -52,27 +46,5 @@ progress_format progress_format_of(const run_config *cfg);
  */
 size_t		progress_format_line(char *buf, size_t len, const progress_format *fmt,
 								 const interval_figures *iv, double when);
-
-/*
- * What the timer reads of one worker while it runs: its published totals
- * (stats_slot, stats.h), and its overall latency histogram (written with
- * hist_add_shared) or NULL when it keeps none.  Both stay valid until
- * progress_run returns.
- */
-typedef struct progress_source
-{
-	stats_slot *slot;
-	const hist *latency_hist;
-} progress_source;
-
-/*
- * The timer: from origin, every cfg->progress_sec seconds, sum the
- * sources' slots (and, for --percentiles, their histograms' counters,
- * when the sources keep histograms) and print a line on stderr, until no
- * worker runs any more (gate).  Run by the main thread while the workers
- * run.
- */
-void		progress_run(const run_config *cfg, const progress_source *sources,
-						 int nsources, stats_gate *gate, pg_time_usec_t origin);
 
 #endif

@@ -64,6 +64,38 @@ hist_index_of(int64_t value)
 	return (shift << HIST_SUB_BITS) + (int) (v >> shift);
 }
 
+/*
+ * The same layout with bits sub-bucket bits instead of HIST_SUB_BITS
+ * (coarser histograms: timeline.h): the index of a value (>= 0), and the
+ * smallest and largest value of a bucket.
+ */
+static inline int
+hist_layout_index_of(int64_t value, int bits)
+{
+	uint64_t	v = (uint64_t) value;
+	int			shift = 63 - __builtin_clzll(v | 1) - bits;
+
+	if (shift < 0)
+		shift = 0;
+	return (shift << bits) + (int) (v >> shift);
+}
+
+static inline int64_t
+hist_layout_lowest(int index, int bits)
+{
+	int			shift = index < (2 << bits) ? 0 : (index >> bits) - 1;
+
+	return (int64_t) (index - (shift << bits)) << shift;
+}
+
+static inline int64_t
+hist_layout_highest(int index, int bits)
+{
+	int			shift = index < (2 << bits) ? 0 : (index >> bits) - 1;
+
+	return hist_layout_lowest(index, bits) + (INT64_C(1) << shift) - 1;
+}
+
 /* Smallest and largest value that fall into bucket index (index >= 0). */
 int64_t		hist_bucket_lowest(int index);
 int64_t		hist_bucket_highest(int index);

@@ -136,11 +136,11 @@ typedef struct stats_run
 	hist	   *script_hist;	/* one per script; NULL unless enabled per script */
 
 	/*
-	 * --report-json / --report-html (stats_run_enable_report): the run
-	 * over time (series.h), and with -r one latency histogram per command.
-	 * NULL unless enabled.
+	 * --report-json / --report-html (stats_run_enable_report): the
+	 * aborted clients' records (aborts.h), and with -r one latency
+	 * histogram per command.  NULL unless enabled.
 	 */
-	struct run_series *series;
+	struct run_aborts *aborts;
 	hist	   *command_hist;	/* ncommands long */
 } stats_run;
 
@@ -234,12 +234,13 @@ void		stats_run_free(stats_run *sr);
 bool		stats_run_enable_hist(stats_run *sr, bool per_script);
 
 /*
- * Give sr what the report files need: a series of intervals interval us
- * long counted from *origin (series.h), and with per_command one latency
- * histogram per command.  false when out of memory (sr stays freeable).
+ * Give sr what the report files need: a list of aborted clients stamped
+ * from *origin (aborts.h; NULL: a list that only receives merges), and
+ * with per_command one latency histogram per command.  false when out of
+ * memory (sr stays freeable).
  */
-bool		stats_run_enable_report(stats_run *sr, pg_time_usec_t interval,
-									const pg_time_usec_t *origin, bool per_command);
+bool		stats_run_enable_report(stats_run *sr, const pg_time_usec_t *origin,
+									bool per_command);
 
 /*
  * Record one successful transaction's latency in the histograms sr keeps
@@ -257,9 +258,9 @@ stats_run_record_latency(stats_run *sr, int script_index, double latency_us)
 
 /*
  * Add sr into acc (same sizes).  Histograms are merged when both keep
- * them; sr's series and command histograms are merged into acc's, which
+ * them; sr's aborts and command histograms are merged into acc's, which
  * are made on the first merge (allocation; out of memory leaves them
- * out, or marks the series incomplete).  Not thread-safe: after the join.
+ * out, or marks the aborts incomplete).  Not thread-safe: after the join.
  */
 void		stats_run_merge(stats_run *acc, const stats_run *sr);
 
@@ -294,11 +295,30 @@ void		stats_slot_init(stats_slot *slot);
 void		stats_slot_publish(stats_slot *slot, const stats_data *total);
 
 /*
+ * stats_slot_publish in two halves, for an owner that changes what the
+ * slot guards besides its fields between them (its shared latency
+ * histogram, read by stats_slot_collect_hist): begin marks the slot busy,
+ * end stores the totals and marks it done.  Owner thread only.
+ */
+void		stats_slot_write_begin(stats_slot *slot);
+void		stats_slot_write_end(stats_slot *slot, const stats_data *total);
+
+/*
  * Add a consistent copy of the slot's totals into acc (counts, sums of
  * latency, latency squared and lag; min and max are not published).  Any
  * thread.
  */
 void		stats_slot_collect(stats_slot *slot, stats_data *acc);
+
+/*
+ * stats_slot_collect, and in the same consistent read the bucket counters
+ * of h (the owner's shared histogram, changed only between
+ * stats_slot_write_begin and _end) into counts (h->nbuckets long): the
+ * histogram then holds exactly the successes the totals count.  h NULL:
+ * no histogram.  Any thread.
+ */
+void		stats_slot_collect_hist(stats_slot *slot, stats_data *acc, const hist *h,
+									int64_t *counts);
 
 /*
  * The end of the run, as the -P timer (progress_run) waits for it: the count of workers

@@ -13,7 +13,7 @@
 #define PGBENCH_TXSINK_H
 
 #include "pgbench/script/random.h"
-#include "pgbench/stats/series.h"
+#include "pgbench/stats/aborts.h"
 #include "pgbench/stats/stats.h"
 #include "pgbench/stats/txlog.h"
 
@@ -54,8 +54,8 @@ tx_sink_command_latency(tx_sink *sink, int flat, double latency_us)
 static inline void
 tx_sink_abort(tx_sink *sink, const client_failure *f)
 {
-	if (sink->stats->series != NULL)
-		series_add_abort(sink->stats->series, f, pgb_time_now());
+	if (sink->stats->aborts != NULL)
+		run_aborts_add(sink->stats->aborts, f, pgb_time_now());
 }
 
 /* -r: a retry, or a final failure, started from command flat. */
