@@ -73,10 +73,9 @@ typedef struct fr_store
 	hist		hists[1 + FR_MAX_SCRIPTS * (1 + FR_MAX_COMMANDS)];
 	int			nhists;
 	char	   *argv[FR_MAX_ARGS];
-	figures_point points[FR_MAX_POINTS];
-	series_point raw[FR_MAX_POINTS];
-	series_abort aborts[FR_MAX_ABORTS];
-	const series_abort *abort_list[FR_MAX_ABORTS];
+	timeline	tl;				/* the series' records (in memory) */
+	run_abort	aborts[FR_MAX_ABORTS];
+	const run_abort *abort_list[FR_MAX_ABORTS];
 	report_target target;
 	rendezvous_info rendezvous;
 	run_config	cfg;			/* only its percentiles are read */
@@ -379,41 +378,41 @@ take_run(fr_in *in, fr_store *st)
 		take_script(in, st, i);
 }
 
+/* A timeline record: any values, a few coarse buckets. */
 static void
-take_point(fr_in *in, figures_point *p, series_point *raw)
+take_record(fr_in *in, timeline_record *r)
 {
-	p->t_s = take_measured(in);
-	p->interval_s = take_measured(in);
-	p->tps = take_measured(in);
-	p->processed = take_i64(in);
-	p->failures = take_i64(in);
-	p->retries = take_i64(in);
-	p->skipped = take_i64(in);
-	p->latency_avg_ms = take_measured(in);
-	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
-		p->latency_ms[k] = take_measured(in);
-	p->latency_max_ms = take_measured(in);
-	p->lag_avg_ms = take_measured(in);
-	p->lag_max_ms = take_measured(in);
-	if (take(in, 1) % 4 == 0)
-		return;
-	p->raw = raw;
-	raw->latency_min = take_i64(in);
-	raw->latency_max = take_i64(in);
-	raw->latency_sum = take_finite(in);
-	raw->lag_sum = take_finite(in);
-	raw->lag_max = take_finite(in);
-	raw->nbuckets = (int) (take(in, 1) % (FR_MAX_BUCKETS + 1));
-	raw->buckets = fr_alloc(in, sizeof(hist_bucket) * (size_t) raw->nbuckets);
-	for (int i = 0; i < raw->nbuckets; i++)
-	{
-		raw->buckets[i].index = take_int(in);
-		raw->buckets[i].count = take_i64(in);
-	}
+	int			nb;
+
+	memset(r, 0, sizeof(*r));
+	r->sources = 1;
+	r->start_us = take_i64(in);
+	r->end_us = take_i64(in);
+	/* counters as a run makes them: their sum fits (figures add them) */
+#define TAKE_COUNTER(field, json_name, kind) \
+	r->delta.field = take_i64(in) & ((INT64_C(1) << 58) - 1);
+	STATS_COUNTERS(TAKE_COUNTER)
+#undef TAKE_COUNTER
+	/* sums and readings as a run makes them: measured figures */
+	r->delta.latency.sum = take_measured(in);
+	r->delta.latency.sum2 = take_measured(in);
+	r->delta.lag.sum = take_measured(in);
+	r->latency_min_us = take_i64(in);
+	r->latency_max_us = take_i64(in);
+	for (int k = 0; k < TIMELINE_NPERCENTILES; k++)
+		r->latency_pct_us[k] = take_measured(in);
+	r->has_client = take_bool(in);
+	r->cpu_user_s = take_measured(in);
+	r->cpu_system_s = take_measured(in);
+	r->busiest_thread_cpu = take_measured(in) / 100;
+	r->rss_kb = take_i64(in);
+	nb = (int) (take(in, 1) % (FR_MAX_BUCKETS + 1));
+	for (int i = 0; i < nb; i++)
+		r->buckets[take(in, 1) % TIMELINE_NBUCKETS] = (uint32_t) take(in, 4);
 }
 
 static void
-take_abort(fr_in *in, series_abort *a)
+take_abort(fr_in *in, run_abort *a)
 {
 	client_failure *cf = &a->failure;
 
@@ -460,15 +459,23 @@ static void
 take_extra(fr_in *in, fr_store *st)
 {
 	figures_extra *e = &st->f.extra;
+	int			npoints;
 
 	take_meta(in, st);
 	e->random_seed = take(in, 8);
 	e->interval_s = take_bool(in) ? 0.0 : take_finite(in);
 	e->series_incomplete = take_bool(in);
-	e->npoints = (int) (take(in, 1) % (FR_MAX_POINTS + 1));
-	e->points = st->points;
-	for (int i = 0; i < e->npoints; i++)
-		take_point(in, &st->points[i], &st->raw[i]);
+	npoints = (int) (take(in, 1) % (FR_MAX_POINTS + 1));
+	timeline_init(&st->tl, 1000000, false);
+	for (int i = 0; i < npoints; i++)
+	{
+		timeline_record r;
+
+		take_record(in, &r);
+		if (!timeline_append(&st->tl, &r))
+			fr_fail("out of memory for a record");
+	}
+	e->timeline = e->interval_s > 0 ? &st->tl : NULL;
 	e->naborts = (int) (take(in, 1) % (FR_MAX_ABORTS + 1));
 	e->aborts = st->abort_list;
 	for (int i = 0; i < e->naborts; i++)
@@ -653,6 +660,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_html(&st.f, &end, &doc);
 	}
 	json_doc_free(&doc);
+	timeline_free(&st.tl);
 	for (int i = 0; i < in.nowned; i++)
 		free(in.owned[i]);
 	return 0;

@@ -400,7 +400,7 @@ want_index(const chk *c, const char *key, bool shown, int v)
 }
 
 static void
-want_abort(const chk *c, const series_abort *a)
+want_abort(const chk *c, const run_abort *a)
 {
 	const client_failure *cf = &a->failure;
 	bool		positioned = cf->kind == FAILURE_COMMAND || cf->kind == FAILURE_SQL ||
@@ -465,62 +465,90 @@ want_meta(const chk *c, const report_figures *f)
 		fr_fail("%s: aborts that were not given", aborts.path);
 }
 
-/* A point's histogram and exact sums (null for an empty interval). */
+/* A point's coarse histogram and exact sums (null with no success). */
 static void
-want_point_hist(const chk *c, const series_point *sp)
+want_point_hist(const chk *c, const timeline_record *r)
 {
 	chk			h,
 				b;
+	int			n = 0,
+				nb = 0;
 
-	if (!object_or_null(c, "histogram", sp != NULL, &h))
+	if (!object_or_null(c, "histogram", r->delta.cnt != 0, &h))
 		return;
 	b = sub(&h, "buckets", JSON_ARRAY);
-	want_int(&h, "min_us", sp->latency_min);
-	want_int(&h, "max_us", sp->latency_max);
-	want_exact(&h, "latency_sum_us", sp->latency_sum);
-	want_exact(&h, "lag_sum_us", sp->lag_sum);
-	want_exact(&h, "lag_max_us", sp->lag_max);
-	for (int i = 0; i < sp->nbuckets; i++)
+	want_int(&h, "min_us", r->latency_min_us);
+	want_int(&h, "max_us", r->latency_max_us);
+	want_exact(&h, "latency_sum_us", r->delta.latency.sum);
+	want_exact(&h, "latency_sum_squares_us", r->delta.latency.sum2);
+	want_exact(&h, "lag_sum_us", r->delta.lag.sum);
+	for (int i = 0; i < TIMELINE_NBUCKETS; i++)
+		nb += r->buckets[i] != 0;
+	for (int i = 0; i < TIMELINE_NBUCKETS; i++)
 	{
-		chk			pair = item(&b, i, sp->nbuckets);
+		chk			pair;
 
-		want_int(&(chk) {.v = item(&pair, 0, 2).v}, NULL, sp->buckets[i].index);
-		want_int(&(chk) {.v = item(&pair, 1, 2).v}, NULL, sp->buckets[i].count);
+		if (r->buckets[i] == 0)
+			continue;
+		pair = item(&b, n++, nb);
+		want_int(&(chk) {.v = item(&pair, 0, 2).v}, NULL, i);
+		want_int(&(chk) {.v = item(&pair, 1, 2).v}, NULL, r->buckets[i]);
 	}
-	if (sp->nbuckets == 0 && b.v->n != 0)
+	if (nb == 0 && b.v->n != 0)
 		fr_fail("%s: buckets that were not given", b.path);
 }
 
+/* The client figures of a point (null when not read). */
 static void
-want_point(const chk *c, const figures_point *p, bool throttled)
+want_client(const chk *c, const figures_point *p)
+{
+	chk			cl;
+
+	if (!object_or_null(c, "client", p->has_client, &cl))
+		return;
+	want_num(&cl, "cpu_user_s", p->cpu_user_s);
+	want_num(&cl, "cpu_system_s", p->cpu_system_s);
+	want_num(&cl, "busiest_thread_cpu_pct", p->busiest_thread_cpu_pct);
+	if (p->rss_kb >= 0)
+		want_int(&cl, "rss_kb", p->rss_kb);
+	else
+		want_null(&cl, "rss_kb");
+}
+
+static void
+want_point(const chk *c, const timeline_record *r, bool throttled)
 {
 	static const double at_pct[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
 	chk			lat = sub(c, "latency_ms", JSON_OBJECT),
 				lag;
+	figures_point pt;
+	const figures_point *p = &pt;
 
+	figures_point_of(&pt, r, throttled);
 	want_num(c, "t_s", p->t_s);
 	want_num(c, "interval_s", p->interval_s);
 	want_num(c, "tps", p->tps);
 	want_int(c, "processed", p->processed);
 	want_int(c, "failures", p->failures);
+	want_int(c, "retried", p->retried);
 	want_int(c, "retries", p->retries);
 	want_int(c, "skipped", p->skipped);
 	want_num(&lat, "average", p->latency_avg_ms);
+	want_num(&lat, "stddev", p->latency_stddev_ms);
+	want_num(&lat, "min", p->latency_min_ms);
 	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
 	{
-		const char *name = json_member_name(lat.v, 1 + k);
+		const char *name = json_member_name(lat.v, 3 + k);
 
 		if (name == NULL || name[0] != 'p' || strtod(name + 1, NULL) != at_pct[k])
-			fr_fail("%s: member %d is not percentile %g", lat.path, 1 + k, at_pct[k]);
+			fr_fail("%s: member %d is not percentile %g", lat.path, 3 + k, at_pct[k]);
 		want_num(&lat, name, p->latency_ms[k]);
 	}
 	want_num(&lat, "max", p->latency_max_ms);
 	if (object_or_null(c, "lag_ms", throttled, &lag))
-	{
 		want_num(&lag, "average", p->lag_avg_ms);
-		want_num(&lag, "max", p->lag_max_ms);
-	}
-	want_point_hist(c, p->raw);
+	want_client(c, p);
+	want_point_hist(c, r);
 }
 
 static void
@@ -531,19 +559,24 @@ want_extra(const chk *c, const report_figures *f)
 				s,
 				rv;
 
-	if (object_or_null(c, "series", e->interval_s > 0, &s))
+	if (object_or_null(c, "series", e->timeline != NULL, &s))
 	{
 		chk			points = sub(&s, "points", JSON_ARRAY);
+		int			n = e->timeline->n;
 
 		want_exact(&s, "interval_s", e->interval_s);
 		want_bool(&s, "incomplete", e->series_incomplete);
-		for (int i = 0; i < e->npoints; i++)
+		want_int(&s, "sub_bucket_bits", TIMELINE_SUB_BITS);
+		for (int i = 0; i < n; i++)
 		{
-			chk			p = item(&points, i, e->npoints);
+			chk			p = item(&points, i, n);
+			timeline_record r;
 
-			want_point(&p, &e->points[i], f->throttled);
+			if (!timeline_get(e->timeline, i, &r))
+				fr_fail("record %d cannot be read back", i);
+			want_point(&p, &r, f->throttled);
 		}
-		if (e->npoints == 0 && points.v->n != 0)
+		if (n == 0 && points.v->n != 0)
 			fr_fail("%s: points that were not given", points.path);
 	}
 	want_hist(c, e->latency_hist, e->latency_sum_us, e->latency_sum2_us);

@@ -306,10 +306,13 @@ figures_interval_percentiles(interval_figures *iv, const hist *h, int n, const d
 void
 figures_point_of(figures_point *fp, const timeline_record *r, bool throttled)
 {
-	pg_time_usec_t elapsed = r->end_us - r->start_us;
+	pg_time_usec_t elapsed;
 	interval_figures iv;
 	bool		lat = r->delta.cnt > 0;
 	bool		has_hist = timeline_bucket_count(r) > 0;
+
+	if (__builtin_sub_overflow(r->end_us, r->start_us, &elapsed))
+		elapsed = 0;
 
 	memset(fp, 0, sizeof(*fp));
 	fp->raw = r;
