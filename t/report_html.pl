@@ -87,9 +87,9 @@ my @buckets = @{ $doc->{latency_histogram}{buckets} };
 # before it (t/endings.pl checks both ways of drawing a partial one)
 my ($last) = $status =~ / last:(\w+)$/;
 is($last, $doc->{series}{points}[-1]{interval_s} < 0.5 ? 'merged'
-	: $doc->{series}{points}[-1]{interval_s} < 1 ? 'partial' : 'full', "the last interval drawn as its length says");
+	: $doc->{series}{points}[-1]{interval_s} < 0.95 ? 'partial' : 'full', "the last interval drawn as its length says");
 my $ndrawn = $npoints - (($last // '') eq 'merged' ? 1 : 0);
-for my $chart (qw(tps latency failures lag))
+for my $chart (qw(tps latency failures lag client))
 {
 	is($drawn{$chart}, $ndrawn, "chart $chart: one point per interval drawn ($ndrawn)");
 }
@@ -98,7 +98,7 @@ ok(($drawn{histogram} // 0) > 0 && $drawn{histogram} <= @buckets, "chart histogr
 like($dom, qr/<h3>Commands of script 1/, 'the per-command table (-r)');
 like($dom, qr/<table class="scripts">/, 'the per-script table');
 my $nchart = () = $dom =~ /<canvas/g;
-is($nchart, 6, 'six canvases drawn');
+is($nchart, 7, 'seven canvases drawn (the client CPU chart too)');
 
 # the screenshot, kept next to the test logs
 my $logs = dirname($ENV{PGBENCH} // '.') . '/meson-logs';

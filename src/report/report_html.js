@@ -223,8 +223,11 @@
 			max: h.max_us / 1000};
 		[50, 90, 99, 99.9].forEach(function (q) { m.latency_ms["p" + q] = bucketPercentile(h, q, subBits) / 1000; });
 		if (a.lag_ms && b.lag_ms)
-			m.lag_ms = {average: (a.lag_ms.average * a.processed + b.lag_ms.average * b.processed) / m.processed,
-				max: Math.max(a.lag_ms.max, b.lag_ms.max)};
+			m.lag_ms = {average: (a.lag_ms.average * a.processed + b.lag_ms.average * b.processed) / m.processed};
+		if (a.client && b.client)
+			m.client = {cpu_user_s: a.client.cpu_user_s + b.client.cpu_user_s,
+				cpu_system_s: a.client.cpu_system_s + b.client.cpu_system_s,
+				busiest_thread_cpu_pct: Math.max(a.client.busiest_thread_cpu_pct, b.client.busiest_thread_cpu_pct)};
 		return m;
 	}
 
@@ -237,7 +240,8 @@
 	 */
 	function drawnPoints(series, subBits) {
 		var pts = series.points.slice(), n = pts.length, end = pts[n - 1];
-		if (!(end.interval_s < series.interval_s - 1e-9))
+		/* a tick is read a little late: within 5% an interval is whole */
+		if (!(end.interval_s < series.interval_s * 0.95))
 			return {pts: pts, last: "full"};
 		if (end.interval_s < series.interval_s / 2 && n >= 2 && pts[n - 2].histogram !== undefined) {
 			pts.splice(n - 2, 2, mergePoints(pts[n - 2], end, subBits));
@@ -273,7 +277,8 @@
 			return;
 		}
 		var iv = series.interval_s;
-		var drawnAs = drawnPoints(series, doc.latency_histogram ? doc.latency_histogram.sub_bucket_bits : 7);
+		var drawnAs = drawnPoints(series, series.sub_bucket_bits !== undefined ? series.sub_bucket_bits :
+			doc.latency_histogram ? doc.latency_histogram.sub_bucket_bits : 7);
 		var pts = drawnAs.pts, o = {partialLast: drawnAs.last === "partial"};
 		var x = pts.map(function (p) { return p.t_s; });
 		var col = function (f) { return pts.map(f); };
@@ -294,11 +299,21 @@
 			}), Object.assign({yLabel: "count"}, o));
 		if (doc.settings.rate_tps !== null) {
 			chart("lag", "Schedule lag under -R (ms)", x,
-				[{label: "average", values: col(function (p) { return p.lag_ms ? p.lag_ms.average : null; })},
-				 {label: "max", values: col(function (p) { return p.lag_ms ? p.lag_ms.max : null; })}],
+				[{label: "average", values: col(function (p) { return p.lag_ms ? p.lag_ms.average : null; })}],
 				Object.assign({yLabel: "ms"}, o));
 		} else
 			note("no -R: no schedule lag");
+		if (pts.some(function (p) { return p.client; })) {
+			/* CPU seconds per second of the interval: 100% is one CPU */
+			var share = function (k) {
+				return col(function (p) { return p.client && p.interval_s > 0 ? 100 * p.client[k] / p.interval_s : null; });
+			};
+			chart("client", "Client CPU (% of one CPU)", x,
+				[{label: "user", values: share("cpu_user_s")}, {label: "system", values: share("cpu_system_s")},
+				 {label: "busiest worker thread", values: col(function (p) { return p.client ? p.client.busiest_thread_cpu_pct : null; })}],
+				Object.assign({yLabel: "%"}, o));
+		} else
+			note("no client CPU recorded");
 	}
 
 	function distribution(doc) {
