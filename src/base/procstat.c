@@ -50,6 +50,25 @@ proc_sample_self(proc_sample *ps)
 	return true;
 }
 
+bool
+proc_thread_self_sched(double *run_s, double *wait_s)
+{
+	FILE	   *f = fopen("/proc/thread-self/schedstat", "re");
+	unsigned long long run,
+				wait;
+	int			got;
+
+	if (f == NULL)
+		return false;
+	got = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	if (got != 2)
+		return false;
+	*run_s = 1e-9 * (double) run;
+	*wait_s = 1e-9 * (double) wait;
+	return true;
+}
+
 double
 proc_thread_cpu_s(pthread_t thread)
 {

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
+#include "pgbench/base/procstat.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/engine/thread.h"
 
@@ -575,6 +577,25 @@ run_loop(worker *w)
 	}
 }
 
+/*
+ * The calling thread's busy time so far, s: on a CPU or waiting for one
+ * (a thread starved of CPU is as busy as one that runs); its CPU clock
+ * where the kernel keeps no schedstat; -1 when unknown.
+ */
+static double
+thread_busy_s(void)
+{
+	struct timespec ts;
+	double		run,
+				wait;
+
+	if (proc_thread_self_sched(&run, &wait))
+		return run + wait;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return -1;
+	return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
 void *
 worker_main(void *arg)
 {
@@ -582,6 +603,7 @@ worker_main(void *arg)
 	run_shared *sh = w->shared;
 	bool		connected = true;
 	int			launch;
+	double		busy_at_start;
 
 	pthread_mutex_lock(&sh->launch_lock);
 	while ((launch = sh->launch) == 0)
@@ -616,8 +638,11 @@ worker_main(void *arg)
 		w->log_flush_at = sh->origin + USEC_PER_SEC;
 	}
 
+	busy_at_start = thread_busy_s();
 	if (!atomic_load(&sh->setup_failed) && !atomic_load(&sh->stop))
 		run_loop(w);
+	w->bench_end = pgb_time_now();
+	w->bench_busy_s = busy_at_start >= 0 ? thread_busy_s() - busy_at_start : -1;
 
 	if (interrupt_signal() != 0)
 		cancel_in_flight(w);

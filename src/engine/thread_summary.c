@@ -12,7 +12,11 @@ worker_summarize(const worker *w)
 		.nclients = w->nclients,
 		.stats = &w->stats,
 		.bench_start = w->bench_start,
+		.busy_share = -1,
 	};
+
+	if (w->bench_busy_s >= 0 && w->bench_end > w->bench_start)
+		s.busy_share = w->bench_busy_s / (0.000001 * (double) (w->bench_end - w->bench_start));
 
 	for (int i = 0; i < w->nclients; i++)
 	{

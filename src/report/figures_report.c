@@ -70,6 +70,23 @@ epoch_and_iso(pg_time_usec_t mono, double *epoch_s, char *iso, size_t len)
 
 /* ---- the series ---------------------------------------------------------- */
 
+/* Is the client the bottleneck?  Over the run, and interval by interval. */
+static void
+client_figures(figures_extra *e, const report_input *in)
+{
+	timeline_record r;
+
+	e->busiest_thread_cpu_pct = in->busiest_thread_cpu_pct >= 0 ? in->busiest_thread_cpu_pct : NAN;
+	e->busiest_thread = in->busiest_thread;
+	e->client_bound = in->busiest_thread_cpu_pct > FIGURES_CLIENT_BOUND_PCT &&
+		in->bench_duration >= 1000000;
+	for (int i = 0; in->timeline != NULL && i < in->timeline->n; i++)
+		if (timeline_get(in->timeline, i, &r) &&
+			100 * r.busiest_thread_cpu > FIGURES_CLIENT_BOUND_PCT &&
+			r.end_us - r.start_us >= 500000)
+			e->intervals_client_bound++;
+}
+
 static int
 compare_abort(const void *a, const void *b)
 {
@@ -140,6 +157,7 @@ figures_extra_compute(const report_input *in, report_figures *f)
 							  : in->start_is_epoch ? in->start_time - pgb_time_to_epoch(0)
 							  : in->start_time, end))
 		return false;
+	client_figures(e, in);
 	if (in->timeline != NULL)
 	{
 		e->timeline = in->timeline;

@@ -260,6 +260,7 @@ merge_report_input(merge_acc *acc, report_input *in)
 	figures_settings_restore(&acc->settings, &acc->cfg, in);
 	in->cfg = &acc->cfg;
 	in->stats = &acc->stats;
+	in->busiest_thread_cpu_pct = -1;	/* per run: not merged */
 	in->timeline = &acc->tl;
 	in->server_version = acc->server_version[0] != '\0' ? acc->server_version : NULL;
 	in->aborted = acc->aborted;

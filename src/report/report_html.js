@@ -177,8 +177,15 @@
 			rows.push(["latency " + k, fmt(lat.percentiles[k]) + " ms"]);
 		});
 		if (doc.lag_ms) rows.push(["lag average / max", fmt(doc.lag_ms.average) + " / " + fmt(doc.lag_ms.max) + " ms"]);
+		if (doc.client)
+			rows.push(["busiest worker thread", "thread " + doc.client.busiest_thread + ": busy " +
+				fmt(doc.client.busiest_thread_busy_pct, 1) + "% of the time"]);
 		root.appendChild(el("h1", {}, ["pgbench report"]));
 		banner(doc, outcome);
+		if (doc.client && doc.client.bound)
+			root.appendChild(el("p", {"class": "note", id: "client-bound"}, ["the client may have limited the result: worker thread " +
+				doc.client.busiest_thread + " was busy " + fmt(doc.client.busiest_thread_busy_pct, 1) +
+				"% of the time, on a CPU or waiting for one (more threads, -j, may help)"]));
 		root.appendChild(table("summary", null, rows));
 		if (doc.aborted_clients && doc.aborted_clients.length) {
 			section("Aborted clients");

@@ -214,6 +214,24 @@ put_point(json_writer *jw, const figures_point *p, bool throttled)
 }
 
 void
+report_json_client(json_writer *jw, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+
+	if (isnan(e->busiest_thread_cpu_pct))
+	{
+		put_null(jw, "client");
+		return;
+	}
+	open_block(jw, "client", '{');
+	put_int(jw, "busiest_thread", e->busiest_thread);
+	put_num(jw, "busiest_thread_busy_pct", e->busiest_thread_cpu_pct);
+	put_bool(jw, "bound", e->client_bound);
+	put_int(jw, "intervals_bound", e->intervals_client_bound);
+	close_block(jw, '}');
+}
+
+void
 report_json_series(json_writer *jw, const report_figures *f)
 {
 	const figures_extra *e = &f->extra;

@@ -733,6 +733,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 		(ctx->keep_hist && !stats_run_enable_hist(total, ctx->per_script_stats)))
 		return false;
 	memset(in, 0, sizeof(*in));
+	in->busiest_thread_cpu_pct = -1;
 	for (int i = 0; i < ctx->nthreads; i++)
 	{
 		worker_summary ws = worker_summarize(&bs->workers[i]);
@@ -740,6 +741,11 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 		if (ws.aborted > 0 || (signo == 0 && ws.finished < ws.nclients))
 			in->aborted = true;
 		stats_run_merge(total, ws.stats);
+		if (ws.busy_share >= 0 && 100 * ws.busy_share > in->busiest_thread_cpu_pct)
+		{
+			in->busiest_thread_cpu_pct = 100 * ws.busy_share;
+			in->busiest_thread = i;
+		}
 		if (bench_start == 0 || ws.bench_start < bench_start)
 			bench_start = ws.bench_start;
 	}
@@ -799,6 +805,9 @@ finish_run(bench_state *bs, const table_info *info)
 		report_print_ending(bs->text_out, &figures, &end);
 		fflush(bs->text_out);
 	}
+	if (figures.extra.client_bound)
+		diag_warning("the client may have limited the result: worker thread %d was busy %.1f%% of the time (on a CPU or waiting for one)",
+					 figures.extra.busiest_thread, figures.extra.busiest_thread_cpu_pct);
 	shown_s = figures.duration_s;
 	figures_free(&figures);
 	stats_run_free(&total);

@@ -21,6 +21,13 @@ typedef struct proc_sample
 /* The process's figures now.  false when the CPU times cannot be read. */
 bool		proc_sample_self(proc_sample *ps);
 
+/*
+ * The calling thread's time on a CPU and waiting for one (runnable but
+ * not running) so far, s, from /proc/thread-self/schedstat.  false when
+ * the kernel does not keep it.
+ */
+bool		proc_thread_self_sched(double *run_s, double *wait_s);
+
 /* CPU time (user + system) thread has used so far, s; -1 when unknown. */
 double		proc_thread_cpu_s(pthread_t thread);
 

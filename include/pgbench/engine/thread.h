@@ -91,6 +91,9 @@ typedef struct worker
 
 	pg_time_usec_t create_time; /* when the thread was started */
 	pg_time_usec_t bench_start; /* after GO: benchmarking starts */
+	pg_time_usec_t bench_end;	/* its clients are done (or stopped) */
+	double		bench_busy_s;	/* the thread's time on a CPU or waiting for
+								 * one between the two; -1: unknown */
 	stats_run	stats;			/* this thread's counts; merged after join */
 	stats_slot	progress;		/* -P: totals published for the timer */
 	txlog		log;			/* -l: opened by the orchestrator, closed here */
@@ -129,6 +132,9 @@ typedef struct worker_summary
 								 * the rest were stopped by a signal */
 	const stats_run *stats;		/* the worker's counts, to merge */
 	pg_time_usec_t bench_start; /* when it started benchmarking, after GO */
+	double		busy_share;		/* its time on a CPU or waiting for one, over
+								 * its benchmarking time (1.0: it never
+								 * waited for the server); -1: unknown */
 } worker_summary;
 
 /*

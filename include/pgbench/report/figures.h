@@ -40,6 +40,12 @@
 #define FIGURES_DEFAULT_PERCENTILES {50, 90, 95, 99, 99.9, 100}
 #define FIGURES_MAX_PERCENTILES (PGB_MAX_PERCENTILES + 6)
 
+/*
+ * A worker thread busier than this (% of one CPU) may have limited the
+ * result: the report says so.
+ */
+#define FIGURES_CLIENT_BOUND_PCT 90.0
+
 /* The latency percentiles of each point of the timeline. */
 #define FIGURES_POINT_PERCENTILES TIMELINE_PERCENTILES
 #define FIGURES_POINT_NPERCENTILES TIMELINE_NPERCENTILES
@@ -91,6 +97,10 @@ typedef struct report_input
 	const report_source *sources;	/* a merged report: the runs it holds */
 	int			nsources;		/* their number; 0: a run of its own */
 	const timeline *timeline;	/* the run over time; NULL: not recorded */
+	double		busiest_thread_cpu_pct; /* the highest share of one CPU a
+										 * worker thread used while it
+										 * benchmarked; < 0: unknown */
+	int			busiest_thread; /* which worker that was */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -210,6 +220,11 @@ typedef struct figures_extra
 	double		interval_s;		/* the series' interval; 0: no series */
 	bool		series_incomplete;	/* memory ran short while recording */
 	const timeline *timeline;	/* the series' records; NULL: no series */
+	/* is the client the bottleneck? (FIGURES_CLIENT_BOUND_PCT) */
+	double		busiest_thread_cpu_pct; /* NaN: unknown (a merged report) */
+	int			busiest_thread;
+	bool		client_bound;	/* over the limit, in a run of >= 1 s */
+	int			intervals_client_bound; /* timeline records over the limit */
 	int			naborts;
 	const run_abort **aborts;	/* by client id; owned array of pointers
 								 * into the merged stats */
