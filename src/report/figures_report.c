@@ -158,6 +158,7 @@ figures_extra_compute(const report_input *in, report_figures *f)
 							  : in->start_time, end))
 		return false;
 	client_figures(e, in);
+	e->server = in->server;
 	if (in->timeline != NULL)
 	{
 		e->timeline = in->timeline;

@@ -259,6 +259,25 @@
 			" into its last interval: its segment is dashed, its counts scaled to a full interval"};
 	}
 
+	/* the server's identity and settings (doc/report-json.md, "server") */
+	function server(doc) {
+		var sv = doc.server;
+		if (!sv) return;
+		section("Server");
+		var shown = function (s) { return s ? s.value + (s.unit ? " " + s.unit : "") + " (" + s.source + ")" : "not visible to this role"; };
+		root.appendChild(table("server", null, [
+			["version", sv.version === null ? String(sv.version_num) : sv.version],
+			["system identifier", sv.system_identifier === null ? "not readable by this role" : sv.system_identifier]
+		].concat(Object.keys(sv.settings).map(function (k) { return [k, shown(sv.settings[k])]; }))));
+		if (sv.non_default.length) {
+			root.appendChild(el("h3", {}, ["Settings not at their default"]));
+			root.appendChild(table("nondefault", ["name", "value", "source"], sv.non_default.map(function (s) {
+				return [s.name, s.value + (s.unit ? " " + s.unit : ""), s.source];
+			})));
+		}
+		if (sv.unreadable.length) note("not readable by this role: " + sv.unreadable.join(", "));
+	}
+
 	/* --reconnect: the clients' outages (doc/report-json.md, "reconnect") */
 	function reconnects(doc) {
 		var r = doc.reconnect;
@@ -384,6 +403,7 @@
 			unstarted(doc, outcome);
 		else {
 			summary(doc, outcome);
+			server(doc);
 			reconnects(doc);
 			overTime(doc);
 			distribution(doc);

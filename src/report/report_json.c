@@ -239,6 +239,7 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 		report_json_meta(&jw, f->compat, &f->extra);
 		put_settings(&jw, f);
 		put_figures(&jw, f);
+		report_json_server(&jw, f);
 		report_json_client(&jw, f);
 		report_json_series(&jw, f);
 		report_json_histogram(&jw, f);

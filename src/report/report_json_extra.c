@@ -213,6 +213,53 @@ put_point(json_writer *jw, const figures_point *p, bool throttled)
 	close_block(jw, '}');
 }
 
+static void
+put_server_setting(json_writer *jw, const char *key, const server_setting *s, bool with_name)
+{
+	open_block(jw, key, '{');
+	if (with_name)
+		put_str(jw, "name", s->name);
+	put_str(jw, "value", s->value);
+	put_str(jw, "unit", s->unit[0] != '\0' ? s->unit : NULL);
+	put_str(jw, "source", s->source);
+	close_block(jw, '}');
+}
+
+void
+report_json_server(json_writer *jw, const report_figures *f)
+{
+	const server_info *si = f->extra.server;
+
+	if (si == NULL)
+	{
+		put_null(jw, "server");
+		return;
+	}
+	open_block(jw, "server", '{');
+	put_int(jw, "version_num", si->version_num);
+	put_str(jw, "version", si->version[0] != '\0' ? si->version : NULL);
+	put_str(jw, "system_identifier", si->system_identifier[0] != '\0' ? si->system_identifier : NULL);
+	open_block(jw, "settings", '{');
+	for (int k = 0; k < SERVER_NKEY_SETTINGS; k++)
+	{
+		if (si->key_seen[k])
+			put_server_setting(jw, si->key[k].name, &si->key[k], false);
+		else
+			put_null(jw, si->key[k].name);
+	}
+	close_block(jw, '}');
+	open_block(jw, "non_default", '[');
+	for (int i = 0; i < si->nnondefault; i++)
+		put_server_setting(jw, NULL, &si->nondefault[i], true);
+	close_block(jw, ']');
+	put_bool(jw, "non_default_truncated", si->truncated);
+	open_block(jw, "unreadable", '[');
+	for (int i = 0; i < si->nunreadable; i++)
+		put_str(jw, NULL, si->unreadable[i]);
+	close_block(jw, ']');
+	close_block(jw, '}');
+}
+
 void
 report_json_client(json_writer *jw, const report_figures *f)
 {

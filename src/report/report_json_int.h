@@ -61,6 +61,9 @@ void		report_json_meta(json_writer *jw, int compat, const figures_extra *e);
 void		report_json_aborts(json_writer *jw, const report_figures *f);
 void		report_json_series(json_writer *jw, const report_figures *f);
 
+/* "server": the server's identity and settings (null when not read). */
+void		report_json_server(json_writer *jw, const report_figures *f);
+
 /* "client": whether a worker thread was busy enough to limit the result. */
 void		report_json_client(json_writer *jw, const report_figures *f);
 void		report_json_histogram(json_writer *jw, const report_figures *f);

@@ -21,6 +21,7 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
 #include "pgbench/report/ticker.h"
+#include "pgbench/server/server_info.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/report/report.h"
 #include "pgbench/engine/thread.h"
@@ -60,6 +61,8 @@ typedef struct bench_state
 	bool		json_written;	/* the document was written (or failed to be) */
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
+	server_info server;			/* a report file: the server's identity and
+								 * settings, read before the run */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
 	rendezvous_error rv_error;	/* why the rendezvous failed; "": it did not */
 	char		run_id[RANDOM_RUN_ID_LEN + 1];	/* the reports' identity; "":
@@ -327,6 +330,12 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	}
 	print_version(bs->text_out, conn, bs->server_version, sizeof(bs->server_version));
 	report_target_read(&bs->target, conn);
+	if (ctx->series_interval > 0 && !server_info_read(conn, &bs->server))
+	{
+		PQfinish(conn);
+		diag_error("out of memory");
+		return false;
+	}
 	if (opts->debug)
 		diag_log(DIAG_DEBUG, "pghost: %s pgport: %s nclients: %d %s: %d dbName: %s",
 				  PQhost(conn), PQport(conn), ctx->nclients,
@@ -515,6 +524,7 @@ free_state(bench_state *bs)
 		stats_gate_destroy(&bs->gate);
 	free(bs->sources);
 	timeline_free(&bs->tl);
+	server_info_free(&bs->server);
 	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
 	if (bs->html_out != NULL)
@@ -762,6 +772,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
 	in->run_id = bs->run_id;
 	in->timeline = ctx->series_interval > 0 ? &bs->tl : NULL;
+	in->server = bs->server.read ? &bs->server : NULL;
 	return true;
 }
 

@@ -29,6 +29,7 @@
 #include "pgbench/script/random.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/engine/runconf.h"
+#include "pgbench/server/server_info.h"
 #include "pgbench/stats/aborts.h"
 #include "pgbench/stats/timeline.h"
 #include "pgbench/stats/stats.h"
@@ -101,6 +102,8 @@ typedef struct report_input
 										 * worker thread used while it
 										 * benchmarked; < 0: unknown */
 	int			busiest_thread; /* which worker that was */
+	const server_info *server;	/* the server's identity and settings;
+								 * NULL: not read */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -225,6 +228,7 @@ typedef struct figures_extra
 	int			busiest_thread;
 	bool		client_bound;	/* over the limit, in a run of >= 1 s */
 	int			intervals_client_bound; /* timeline records over the limit */
+	const server_info *server;	/* NULL: not read (a merged report) */
 	int			naborts;
 	const run_abort **aborts;	/* by client id; owned array of pointers
 								 * into the merged stats */
