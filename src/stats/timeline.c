@@ -62,35 +62,15 @@ open_spill(timeline *tl)
 	return true;
 }
 
-/* Whole-buffer pwrite / pread at off; false on any error or short count. */
+/* Whole-buffer pwrite (write) or pread at off; false on any error or short count. */
 static bool
-write_at(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-
-	while (len > 0)
-	{
-		ssize_t		n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t) n;
-		off += n;
-	}
-	return true;
-}
-
-static bool
-read_at(int fd, void *buf, size_t len, off_t off)
+io_at(int fd, void *buf, size_t len, off_t off, bool write)
 {
 	char	   *p = buf;
 
 	while (len > 0)
 	{
-		ssize_t		n = pread(fd, p, len, off);
+		ssize_t		n = write ? pwrite(fd, p, len, off) : pread(fd, p, len, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -121,7 +101,7 @@ spill_chunk(timeline *tl, int c)
 	if (!tl->spill || tl->in_memory || mem == NULL)
 		return NULL;
 	if (!open_spill(tl) ||
-		!write_at(tl->fd, mem, CHUNK_BYTES, offset_of(c * TIMELINE_CHUNK)))
+		!io_at(tl->fd, mem, CHUNK_BYTES, offset_of(c * TIMELINE_CHUNK), true))
 	{
 		tl->in_memory = true;
 		return NULL;
@@ -181,7 +161,7 @@ timeline_get(const timeline *tl, int i, timeline_record *r)
 		*r = ch->mem[i % TIMELINE_CHUNK];
 		return true;
 	}
-	return read_at(tl->fd, r, sizeof(*r), offset_of(i));
+	return io_at(tl->fd, r, sizeof(*r), offset_of(i), false);
 }
 
 bool
@@ -209,7 +189,7 @@ timeline_put(timeline *tl, int i, const timeline_record *r)
 		ch->mem[i % TIMELINE_CHUNK] = *r;
 		return true;
 	}
-	return write_at(tl->fd, r, sizeof(*r), offset_of(i));
+	return io_at(tl->fd, (void *) r, sizeof(*r), offset_of(i), true);
 }
 
 /* ---- latencies ----------------------------------------------------------- */
