@@ -85,7 +85,8 @@ hist_layout_lowest(int index, int bits)
 {
 	int			shift = index < (2 << bits) ? 0 : (index >> bits) - 1;
 
-	return (int64_t) (index - (shift << bits)) << shift;
+	/* index >= 0: the top is in [0, 2 << bits) */
+	return (int64_t) ((uint64_t) (index - (shift << bits)) << shift);
 }
 
 static inline int64_t
