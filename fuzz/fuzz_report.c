@@ -52,6 +52,7 @@
 #define FR_MAX_POINTS 3
 #define FR_MAX_ABORTS 2
 #define FR_MAX_BUCKETS 8
+#define FR_MAX_SETTINGS 3
 #define FR_MAX_OWNED 256
 #define FR_MEASURED_MAX 1e100
 
@@ -74,6 +75,8 @@ typedef struct fr_store
 	int			nhists;
 	char	   *argv[FR_MAX_ARGS];
 	timeline	tl;				/* the series' records (in memory) */
+	server_info server;
+	server_setting nondefault[FR_MAX_SETTINGS];
 	run_abort	aborts[FR_MAX_ABORTS];
 	const run_abort *abort_list[FR_MAX_ABORTS];
 	report_target target;
@@ -411,6 +414,42 @@ take_record(fr_in *in, timeline_record *r)
 		r->buckets[take(in, 1) % TIMELINE_NBUCKETS] = (uint32_t) take(in, 4);
 }
 
+/* The server's identity and settings (any text; a few settings). */
+static void
+take_server(fr_in *in, fr_store *st)
+{
+	static const char *const what[] = {"pg_control_system()", "pg_settings", "version()"};
+	static const char *const keys[SERVER_NKEY_SETTINGS] = SERVER_KEY_SETTINGS;
+	server_info *si = &st->server;
+
+	si->read = true;
+	si->version_num = take_int(in);
+	take_into(in, si->version, sizeof(si->version));
+	take_into(in, si->system_identifier, sizeof(si->system_identifier));
+	for (int k = 0; k < SERVER_NKEY_SETTINGS; k++)
+	{
+		si->key_seen[k] = take_bool(in);
+		snprintf(si->key[k].name, sizeof(si->key[k].name), "%s", keys[k]);	/* as read */
+		take_into(in, si->key[k].value, sizeof(si->key[k].value));
+		take_into(in, si->key[k].unit, sizeof(si->key[k].unit));
+		take_into(in, si->key[k].source, sizeof(si->key[k].source));
+	}
+	si->nondefault = st->nondefault;
+	si->nnondefault = (int) (take(in, 1) % (FR_MAX_SETTINGS + 1));
+	for (int i = 0; i < si->nnondefault; i++)
+	{
+		take_into(in, st->nondefault[i].name, sizeof(st->nondefault[i].name));
+		take_into(in, st->nondefault[i].value, sizeof(st->nondefault[i].value));
+		take_into(in, st->nondefault[i].unit, sizeof(st->nondefault[i].unit));
+		take_into(in, st->nondefault[i].source, sizeof(st->nondefault[i].source));
+	}
+	si->truncated = take_bool(in);
+	si->nunreadable = (int) (take(in, 1) % (SERVER_MAX_UNREADABLE + 1));
+	for (int i = 0; i < si->nunreadable; i++)
+		si->unreadable[i] = what[take(in, 1) % PGB_LENGTHOF(what)];
+	st->f.extra.server = si;
+}
+
 static void
 take_abort(fr_in *in, run_abort *a)
 {
@@ -476,6 +515,12 @@ take_extra(fr_in *in, fr_store *st)
 			fr_fail("out of memory for a record");
 	}
 	e->timeline = e->interval_s > 0 ? &st->tl : NULL;
+	e->busiest_thread_cpu_pct = take_bool(in) ? NAN : take_measured(in);
+	e->busiest_thread = take_int(in);
+	e->client_bound = take_bool(in);
+	e->intervals_client_bound = take_int(in);
+	if (take_bool(in))
+		take_server(in, st);
 	e->naborts = (int) (take(in, 1) % (FR_MAX_ABORTS + 1));
 	e->aborts = st->abort_list;
 	for (int i = 0; i < e->naborts; i++)

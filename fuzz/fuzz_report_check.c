@@ -552,6 +552,66 @@ want_point(const chk *c, const timeline_record *r, bool throttled)
 }
 
 static void
+want_setting(const chk *c, const char *key, const server_setting *s, bool named)
+{
+	chk			o = key != NULL ? sub(c, key, JSON_OBJECT) : *c;
+
+	if (named)
+		want_str(&o, "name", s->name);
+	want_str(&o, "value", s->value);
+	want_str(&o, "unit", s->unit[0] != '\0' ? s->unit : NULL);
+	want_str(&o, "source", s->source);
+}
+
+/* "server" and "client" (report_json_extra.c) */
+static void
+want_server_client(const chk *c, const figures_extra *e)
+{
+	const server_info *si = e->server;
+	chk			sv,
+				cl;
+
+	if (object_or_null(c, "server", si != NULL, &sv))
+	{
+		chk			settings = sub(&sv, "settings", JSON_OBJECT),
+					nd = sub(&sv, "non_default", JSON_ARRAY),
+					ur = sub(&sv, "unreadable", JSON_ARRAY);
+
+		want_int(&sv, "version_num", si->version_num);
+		want_str(&sv, "version", si->version[0] != '\0' ? si->version : NULL);
+		want_str(&sv, "system_identifier", si->system_identifier[0] != '\0' ? si->system_identifier : NULL);
+		for (int k = 0; k < SERVER_NKEY_SETTINGS; k++)
+		{
+			if (si->key_seen[k])
+				want_setting(&settings, si->key[k].name, &si->key[k], false);
+			else
+				want_null(&settings, si->key[k].name);
+		}
+		for (int i = 0; i < si->nnondefault; i++)
+		{
+			chk			one = item(&nd, i, si->nnondefault);
+
+			want_setting(&one, NULL, &si->nondefault[i], true);
+		}
+		want_bool(&sv, "non_default_truncated", si->truncated);
+		for (int i = 0; i < si->nunreadable; i++)
+		{
+			chk			one = item(&ur, i, si->nunreadable);
+
+			if (one.v->kind != JSON_STRING || strcmp(one.v->u.string, si->unreadable[i]) != 0)
+				fr_fail("%s: expected \"%s\"", one.path, si->unreadable[i]);
+		}
+	}
+	if (object_or_null(c, "client", !isnan(e->busiest_thread_cpu_pct), &cl))
+	{
+		want_int(&cl, "busiest_thread", e->busiest_thread);
+		want_num(&cl, "busiest_thread_busy_pct", e->busiest_thread_cpu_pct);
+		want_bool(&cl, "bound", e->client_bound);
+		want_int(&cl, "intervals_bound", e->intervals_client_bound);
+	}
+}
+
+static void
 want_extra(const chk *c, const report_figures *f)
 {
 	const figures_extra *e = &f->extra;
@@ -559,6 +619,7 @@ want_extra(const chk *c, const report_figures *f)
 				s,
 				rv;
 
+	want_server_client(c, e);
 	if (object_or_null(c, "series", e->timeline != NULL, &s))
 	{
 		chk			points = sub(&s, "points", JSON_ARRAY);
