@@ -21,13 +21,17 @@ my $doc = decode_json(do { local $/; <$in> });
 close $in;
 
 my $json = JSON::PP->new->canonical;
-my @full = grep { $_->{interval_s} == $doc->{series}{interval_s} } @{ $doc->{series}{points} };
+# a full interval: within 5% of the series' (the ticker reads a tick a
+# little late, so its records are not exactly the interval long)
+my @full = grep { abs($_->{interval_s} - $doc->{series}{interval_s}) < 0.05 * $doc->{series}{interval_s} }
+  @{ $doc->{series}{points} };
 die "$base: no full interval in its series\n" unless @full;
 
 # each point once as text, with its t_s to fill in
 my @texts = map {
 	my %p = %$_;
 	$p{t_s} = '__T_S__';
+	$p{interval_s} = $doc->{series}{interval_s};
 	$json->encode(\%p);
 } @full;
 my $interval = $doc->{series}{interval_s};
