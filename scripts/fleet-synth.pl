@@ -52,6 +52,8 @@ for my $i (1 .. $count)
 		start_server_epoch_us => $doc->{merge}{start_epoch_us},
 		clock_offset_us => 0, clock_rtt_us => 0,
 	};
+	# a run id of its own: the merge refuses one run twice
+	$doc->{run_id} = sprintf('%032x', $i) if exists $doc->{run_id};
 	my $text = $json->encode($doc);
 	$text =~ s/"points":\[\]/"points":[$points]/ or die "no points member\n";
 	open my $out, '>', "$prefix$i.json" or die "$prefix$i.json: $!\n";
