@@ -518,6 +518,8 @@ set_defaults(pgb_options *opts)
 	opts->max_tries = 1;
 	opts->scripts = script_set_create();
 	opts->rendezvous_timeout = 60;
+	opts->server_stats = true;
+	opts->server_sample_ms = 100;
 }
 
 /*

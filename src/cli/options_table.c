@@ -542,6 +542,19 @@ handle_report_html(opt_parse *st, const opt_def *def, const char *file)
 	return OPT_CONTINUE;
 }
 
+/* --server-stats=on|off */
+static int
+handle_server_stats(opt_parse *st, const opt_def *def, const char *value)
+{
+	if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
+	{
+		st->opts->server_stats = strcmp(value, "on") == 0;
+		return OPT_CONTINUE;
+	}
+	diag_error("invalid value \"%s\" for --server-stats: must be on or off", value);
+	return OPT_EXIT_FAIL;
+}
+
 /* --rendezvous=NAME:N: a group name and its size (rendezvous.h). */
 static int
 handle_rendezvous(opt_parse *st, const opt_def *def, const char *value)
@@ -735,6 +748,11 @@ const opt_def options_table[] = {
 		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
 	{OURS("report-html", REQUIRED, BENCH), .handler = handle_report_html,
 		.arg_help = "FILE", .help = "also write the final report as an HTML page to FILE"},
+	{OURS("server-stats", REQUIRED, BENCH), .handler = handle_server_stats,
+		.arg_help = "on|off",
+		.help = "with a report file, record the server's side of the run (default: on)"},
+	{OURS("server-sample-interval", REQUIRED, BENCH), INT(server_sample_ms, 10, 60000),
+		.arg_help = "MS", .help = "sample the run's wait events every MS ms (default: 100)"},
 	{OURS("rendezvous", REQUIRED, BENCH), .handler = handle_rendezvous,
 		.arg_help = "NAME:N", .help = "start together with the other N-1 instances of group NAME"},
 	{OURS("rendezvous-timeout", REQUIRED, BENCH), INT(rendezvous_timeout, 1, 86400),

@@ -159,6 +159,8 @@ figures_extra_compute(const report_input *in, report_figures *f)
 		return false;
 	client_figures(e, in);
 	e->server = in->server;
+	e->server_run = in->server_run;
+	figures_commits_compute(&e->commits, in);
 	if (in->timeline != NULL)
 	{
 		e->timeline = in->timeline;

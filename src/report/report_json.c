@@ -241,6 +241,7 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 		put_figures(&jw, f);
 		report_json_server(&jw, f);
 		report_json_client(&jw, f);
+		report_json_server_stats(&jw, f);
 		report_json_series(&jw, f);
 		report_json_histogram(&jw, f);
 		report_json_fleet(&jw, f);

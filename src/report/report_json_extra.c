@@ -174,7 +174,7 @@ put_client(json_writer *jw, const figures_point *p)
 }
 
 static void
-put_point(json_writer *jw, const figures_point *p, bool throttled)
+put_point(json_writer *jw, const figures_point *p, bool throttled, bool monitored)
 {
 	static const double at[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
 
@@ -209,6 +209,7 @@ put_point(json_writer *jw, const figures_point *p, bool throttled)
 	else
 		put_null(jw, "lag_ms");
 	put_client(jw, p);
+	report_json_point_server(jw, p->raw, monitored);
 	put_point_hist(jw, p->raw);
 	close_block(jw, '}');
 }
@@ -304,7 +305,8 @@ report_json_series(json_writer *jw, const report_figures *f)
 			break;
 		}
 		figures_point_of(&p, &r, f->throttled);
-		put_point(jw, &p, f->throttled);
+		put_point(jw, &p, f->throttled,
+				  e->server_run != NULL && e->server_run->connected);
 	}
 	close_block(jw, ']');
 	close_block(jw, '}');

@@ -66,6 +66,14 @@ void		report_json_server(json_writer *jw, const report_figures *f);
 
 /* "client": whether a worker thread was busy enough to limit the result. */
 void		report_json_client(json_writer *jw, const report_figures *f);
+
+/*
+ * The server's side (report_json_server.c): the top-level "server_stats"
+ * member, and a point's "server" and "host" members (monitored: the
+ * monitor ran, so the wait events were sampled).
+ */
+void		report_json_server_stats(json_writer *jw, const report_figures *f);
+void		report_json_point_server(json_writer *jw, const timeline_record *r, bool monitored);
 void		report_json_histogram(json_writer *jw, const report_figures *f);
 
 /*

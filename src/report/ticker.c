@@ -3,13 +3,18 @@
  * workers' published totals and histograms, makes the interval's timeline
  * record, and prints the -P line from it.
  */
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "pgbench/base/hoststat.h"
+#include "pgbench/base/interrupt.h"
 #include "pgbench/base/procstat.h"
 #include "pgbench/report/figures.h"
 #include "pgbench/report/progress.h"
@@ -36,15 +41,24 @@ typedef struct ticker_state
 	proc_sample proc_last;		/* the process at the last tick */
 	bool		proc_ok;
 	double	   *thread_last;	/* each source's thread CPU at the last tick */
+	server_monitor *mon;		/* --server-stats; NULL: none */
+	bool		have_pending;	/* a record waits for the server's counters */
+	timeline_record pending;
+	host_sample host_last;		/* the client host at the last tick */
+	pid_t		postmaster;		/* a local server's; -1: none */
+	proc_tree_sample srv_last;	/* its processes at the last tick */
+	bool		srv_ok;
 } ticker_state;
 
 static bool
 state_init(ticker_state *ts, const run_config *cfg, const ticker_source *sources,
-		   int nsources, pg_time_usec_t origin, timeline *tl)
+		   int nsources, pg_time_usec_t origin, timeline *tl, server_monitor *mon)
 {
 	const hist *first = nsources > 0 ? sources[0].latency_hist : NULL;
 
 	memset(ts, 0, sizeof(*ts));
+	ts->mon = mon;
+	ts->postmaster = -1;
 	ts->sources = sources;
 	ts->nsources = nsources;
 	ts->origin = origin;
@@ -53,6 +67,12 @@ state_init(ticker_state *ts, const run_config *cfg, const ticker_source *sources
 	ts->print = cfg->progress_sec > 0;
 	ts->tl = tl;
 	ts->proc_ok = proc_sample_self(&ts->proc_last);
+	if (tl != NULL)
+	{
+		(void) host_sample_read(&ts->host_last);
+		ts->postmaster = monitor_postmaster(ts->mon);
+		ts->srv_ok = ts->postmaster > 0 && proc_tree_read(ts->postmaster, &ts->srv_last);
+	}
 	ts->thread_last = calloc((size_t) (nsources > 0 ? nsources : 1), sizeof(double));
 	if (ts->thread_last == NULL)
 		return false;
@@ -171,6 +191,81 @@ client_figures(ticker_state *ts, timeline_record *r, pg_time_usec_t elapsed)
 	ts->proc_last = now;
 }
 
+/* Growth of a counter that may be unknown (-1). */
+static int64_t
+grown(int64_t now, int64_t last)
+{
+	return now < 0 || last < 0 ? -1 : now - last;
+}
+
+/* The client host over the interval, from /proc. */
+static void
+host_figures(ticker_state *ts, timeline_record *r)
+{
+	host_sample now;
+	timeline_host *h = &r->host;
+
+	if (!host_sample_read(&now) || !ts->host_last.ok)
+	{
+		ts->host_last = now;
+		return;
+	}
+	h->ok = true;
+	h->ncpus = now.ncpus;
+	for (int i = 0; i < TIMELINE_HOST_NCPU_STATES && i < HOST_CPU_NSTATES; i++)
+		h->cpu_s[i] = now.cpu_s[i] - ts->host_last.cpu_s[i];
+	h->mem_total_kb = now.mem_total_kb;
+	h->mem_available_kb = now.mem_available_kb;
+	h->net_rx_bytes = grown(now.net_rx_bytes, ts->host_last.net_rx_bytes);
+	h->net_tx_bytes = grown(now.net_tx_bytes, ts->host_last.net_tx_bytes);
+	h->disk_read_bytes = grown(now.disk_read_bytes, ts->host_last.disk_read_bytes);
+	h->disk_write_bytes = grown(now.disk_write_bytes, ts->host_last.disk_write_bytes);
+	ts->host_last = now;
+}
+
+/* A local server's processes over the interval. */
+static void
+server_process_figures(ticker_state *ts, timeline_server *srv)
+{
+	proc_tree_sample now;
+
+	if (ts->postmaster <= 0 || !proc_tree_read(ts->postmaster, &now))
+	{
+		ts->srv_ok = false;
+		return;
+	}
+	if (ts->srv_ok)
+	{
+		srv->has_proc = true;
+		srv->nprocs = now.nprocs;
+		srv->cpu_user_s = now.user_s - ts->srv_last.user_s;
+		srv->cpu_system_s = now.system_s - ts->srv_last.system_s;
+		srv->read_bytes = grown(now.read_bytes, ts->srv_last.read_bytes);
+		srv->write_bytes = grown(now.write_bytes, ts->srv_last.write_bytes);
+		/* a reaped process's switches leave the sums: never below 0 */
+		srv->ctxsw_voluntary = now.ctxsw_voluntary > ts->srv_last.ctxsw_voluntary
+			? now.ctxsw_voluntary - ts->srv_last.ctxsw_voluntary : 0;
+		srv->ctxsw_involuntary = now.ctxsw_involuntary > ts->srv_last.ctxsw_involuntary
+			? now.ctxsw_involuntary - ts->srv_last.ctxsw_involuntary : 0;
+	}
+	ts->srv_last = now;
+	ts->srv_ok = true;
+}
+
+/*
+ * The record waiting for the server's counters goes into the timeline,
+ * with them when they came (else the next record's cover both).
+ */
+static void
+flush_pending(ticker_state *ts)
+{
+	if (!ts->have_pending)
+		return;
+	monitor_take_interval(ts->mon, &ts->pending.server);
+	(void) timeline_append(ts->tl, &ts->pending);	/* a loss sets tl->oom */
+	ts->have_pending = false;
+}
+
 /* Close the interval that ends now: its record, and under print its line. */
 static void
 tick(ticker_state *ts, pg_time_usec_t now, bool print)
@@ -207,22 +302,75 @@ tick(ticker_state *ts, pg_time_usec_t now, bool print)
 		r.delta = iv.delta;
 		timeline_record_latencies(&r, ival);
 		client_figures(ts, &r, now - ts->last_tick);
-		(void) timeline_append(ts->tl, &r);	/* a loss sets tl->oom */
+		host_figures(ts, &r);
+		server_process_figures(ts, &r.server);
+		if (ts->mon == NULL)
+			(void) timeline_append(ts->tl, &r);	/* a loss sets tl->oom */
+		else
+		{
+			/* the last interval's server counters, if late, are lost to it */
+			flush_pending(ts);
+			monitor_close_interval(ts->mon, now);
+			ts->pending = r;
+			ts->have_pending = true;
+		}
 	}
 	ts->last = cur;
 	ts->last_tick = now;
 }
 
+/*
+ * Sleep until deadline, the end of a worker (gate) or the monitor's
+ * socket, whichever first; a signal wakes it too.
+ */
+static void
+wait_until(ticker_state *ts, stats_gate *gate, pg_time_usec_t deadline)
+{
+	struct pollfd pfd[2] = {{.fd = gate->fd, .events = POLLIN}, {.fd = -1}};
+	pg_time_usec_t now = pgb_time_now();
+	pg_time_usec_t wait = deadline > now ? deadline - now : 0;
+	struct timespec ts_wait = {
+		.tv_sec = (time_t) (wait / USEC_PER_SEC),
+		.tv_nsec = (long) (wait % USEC_PER_SEC) * 1000,
+	};
+	uint64_t	drained;
+
+	pfd[1].fd = monitor_socket(ts->mon, &pfd[1].events);
+	if (ppoll(pfd, 2, &ts_wait, NULL) > 0 && (pfd[0].revents & POLLIN))
+	{
+		/* the count does not matter: stats_gate_running says who is left */
+		if (read(gate->fd, &drained, sizeof(drained)) < 0 && errno != EAGAIN)
+			return;
+	}
+}
+
+/* After the last tick: the pending record, once its counters came. */
+static void
+finish_pending(ticker_state *ts, stats_gate *gate)
+{
+	pg_time_usec_t deadline = pgb_time_now() + MONITOR_WAIT_US;
+
+	while (ts->have_pending && !monitor_interval_ready(ts->mon) &&
+		   pgb_time_now() < deadline && interrupt_signal() == 0)
+	{
+		pg_time_usec_t due = monitor_due(ts->mon);
+
+		wait_until(ts, gate, due < deadline ? due : deadline);
+		monitor_service(ts->mon, pgb_time_now());
+	}
+	flush_pending(ts);
+}
+
 void
 ticker_run(const run_config *cfg, const ticker_source *sources, int nsources,
-		   stats_gate *gate, pg_time_usec_t origin, timeline *tl)
+		   stats_gate *gate, pg_time_usec_t origin, timeline *tl, server_monitor *mon)
 {
 	ticker_state ts;
 	pg_time_usec_t period = runconf_tick_interval(cfg);
 	pg_time_usec_t next = origin + period;
 	pg_time_usec_t now;
 
-	if (!state_init(&ts, cfg, sources, nsources, origin, tl))
+	if (!state_init(&ts, cfg, sources, nsources, origin, tl, tl != NULL ? mon : NULL))
 	{
 		/* no memory for the latencies: tick without them */
 		hist_free(&ts.hist_now);
@@ -232,38 +380,35 @@ ticker_run(const run_config *cfg, const ticker_source *sources, int nsources,
 		ts.one = NULL;
 		ts.with_hist = false;
 	}
+	monitor_begin(ts.mon, origin);
 
-	pthread_mutex_lock(&gate->lock);
-	while (gate->running > 0)
+	while (stats_gate_running(gate) > 0)
 	{
-		/* the condition variable runs on CLOCK_MONOTONIC, as pgb_time_now */
-		struct timespec at = {
-			.tv_sec = (time_t) (next / USEC_PER_SEC),
-			.tv_nsec = (long) (next % USEC_PER_SEC) * 1000,
-		};
+		pg_time_usec_t due = monitor_due(ts.mon);
 
-		pthread_cond_timedwait(&gate->cond, &gate->lock, &at);
+		wait_until(&ts, gate, due < next ? due : next);
 		now = pgb_time_now();
+		monitor_service(ts.mon, now);
+		if (ts.have_pending && monitor_interval_ready(ts.mon))
+			flush_pending(&ts);
 		if (now < next)
-			continue;			/* the last worker ended, or a spurious wake-up */
+			continue;			/* a worker ended, the monitor, or a signal */
 
 		/*
 		 * Due, even if the workers have just ended: under -T they end at
 		 * the same instant as the last report, which pgbench prints.
 		 */
-		pthread_mutex_unlock(&gate->lock);
 		tick(&ts, now, ts.print);
 		/* late (a stopped process): the next tick is still on the grid */
 		do
 			next += period;
 		while (now >= next);
-		pthread_mutex_lock(&gate->lock);
 	}
-	pthread_mutex_unlock(&gate->lock);
 
 	/* the rest of the run, which no -P line shows */
 	now = pgb_time_now();
 	if (tl != NULL && now > ts.last_tick)
 		tick(&ts, now, false);
+	finish_pending(&ts, gate);
 	state_free(&ts);
 }

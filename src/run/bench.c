@@ -21,20 +21,12 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
 #include "pgbench/report/ticker.h"
+#include "pgbench/server/monitor.h"
 #include "pgbench/server/server_info.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/report/report.h"
 #include "pgbench/engine/thread.h"
-
-#define SQLSTATE_UNDEFINED_TABLE "42P01"
-
-/* What the database says about the pgbench tables. */
-typedef struct table_info
-{
-	int			scale;
-	partition_method method;
-	int			partitions;
-} table_info;
+#include "bench_int.h"
 
 /* Everything a run allocates, released in one place. */
 typedef struct bench_state
@@ -61,6 +53,8 @@ typedef struct bench_state
 	bool		json_written;	/* the document was written (or failed to be) */
 	FILE	   *html_out;		/* --report-html, opened before the run */
 	report_target target;		/* host, port, database, for the report files */
+	server_monitor *mon;		/* --server-stats: the monitoring connection */
+	server_run	srun;			/* ... and what it found over the run */
 	server_info server;			/* a report file: the server's identity and
 								 * settings, read before the run */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
@@ -70,193 +64,6 @@ typedef struct bench_state
 } bench_state;
 
 /* ---- before the run ----------------------------------------------------- */
-
-static void
-print_version(FILE *out, PGconn *conn, char *keep, size_t keep_len)
-{
-	const char *server = PQparameterStatus(conn, "server_version");
-	char		buf[32];
-
-	if (server == NULL)
-	{
-		int			v = PQserverVersion(conn);
-
-		if (v >= 100000)
-			snprintf(buf, sizeof(buf), "%d.%d", v / 10000, v % 10000);
-		else
-			snprintf(buf, sizeof(buf), "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
-		server = buf;
-	}
-	snprintf(keep, keep_len, "%s", server);
-	/*
-	 * pgbench's banner, "pgbench (CLIENT, server SERVER)", with this
-	 * program's name and version as the client's: parsers of the line
-	 * still find "pgbench (" and the server's version
-	 */
-	fprintf(out, "pgbench (%s %s, server %s)\n", PGBENCH_NAME, PGBENCH_VERSION, server);
-	fflush(out);
-}
-
-/* Whether a builtin script runs: then the scale is pgbench_branches' count. */
-static bool
-uses_builtin_script(const script_set *set)
-{
-	for (int i = 0; i < set->nscripts; i++)
-		if (set->scripts[i].builtin)
-			return true;
-	return false;
-}
-
-static bool
-read_scale(PGconn *conn, const pgb_options *opts, table_info *info)
-{
-	PGresult   *res = PQexec(conn, "select count(*) from pgbench_branches");
-
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-	{
-		const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-
-		diag_error("could not count number of branches: %s", PQerrorMessage(conn));
-		if (state != NULL && strcmp(state, SQLSTATE_UNDEFINED_TABLE) == 0)
-			diag_hint("Perhaps you need to do initialization (\"pgbench -i\") in database \"%s\".",
-					  PQdb(conn));
-		PQclear(res);
-		return false;
-	}
-	info->scale = atoi(PQgetvalue(res, 0, 0));
-	if (info->scale < 0)
-	{
-		diag_error("invalid count(*) from pgbench_branches: \"%s\"", PQgetvalue(res, 0, 0));
-		PQclear(res);
-		return false;
-	}
-	PQclear(res);
-	if (opts->scale_given)
-		diag_warning("scale option ignored, using count from pgbench_branches table (%d)",
-					 info->scale);
-	return true;
-}
-
-/*
- * Partitioning of the pgbench_accounts that search_path finds first: its
- * strategy and how many partitions hang from it.  Any query failure means
- * "not partitioned" (old servers); no table at all is an error.
- */
-static bool
-read_partitions(PGconn *conn, table_info *info)
-{
-	static const char query[] =
-		"select p.partstrat, "
-		"(select pg_catalog.count(*) from pg_catalog.pg_inherits i where i.inhparent = c.oid) "
-		"from pg_catalog.pg_class c "
-		"left join pg_catalog.pg_partitioned_table p on p.partrelid = c.oid "
-		"where c.oid = pg_catalog.to_regclass('pgbench_accounts')";
-	PGresult   *res = PQexec(conn, query);
-	bool		ok = true;
-
-	info->method = PART_NONE;
-	info->partitions = 0;
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		;
-	else if (PQntuples(res) == 0)
-	{
-		diag_error("no pgbench_accounts table found in \"search_path\"");
-		diag_hint("Perhaps you need to do initialization (\"pgbench -i\") in database \"%s\".",
-				  PQdb(conn));
-		ok = false;
-	}
-	else if (!PQgetisnull(res, 0, 0))
-	{
-		const char *strategy = PQgetvalue(res, 0, 0);
-
-		if (strcmp(strategy, "r") == 0)
-			info->method = PART_RANGE;
-		else if (strcmp(strategy, "h") == 0)
-			info->method = PART_HASH;
-		else
-		{
-			diag_error("unexpected partition method: \"%s\"", strategy);
-			ok = false;
-		}
-		info->partitions = atoi(PQgetvalue(res, 0, 1));
-	}
-	PQclear(res);
-	return ok;
-}
-
-/*
- * Wait for the statement sent on conn, or for a signal (stop_fd), and
- * cancel it then.  The handle is made only when needed: one made earlier
- * would stay in the heap and change how malloc serves the run.
- */
-static PGresult *
-wait_interruptible(PGconn *conn, int stop_fd)
-{
-	struct pollfd fds[2] = {
-		{.fd = PQsocket(conn), .events = POLLIN},
-		{.fd = stop_fd, .events = POLLIN},
-	};
-	bool		cancelled = false;
-
-	while (PQisBusy(conn))
-	{
-		if (!cancelled && interrupt_signal() != 0)
-		{
-			PGcancel   *cancel = PQgetCancel(conn);
-			char		errbuf[256];
-
-			if (cancel != NULL && !PQcancel(cancel, errbuf, sizeof(errbuf)))
-				diag_error("could not send cancel request: %s", errbuf);
-			PQfreeCancel(cancel);
-			cancelled = true;
-			fds[1].fd = -1;		/* no need to wake again */
-		}
-		if (poll(fds, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (!PQconsumeInput(conn))
-			break;
-	}
-	return PQgetResult(conn);
-}
-
-/*
- * Run a maintenance statement; complain but carry on if it fails.  A
- * signal cancels it, and the rest are skipped.
- */
-static void
-try_statement(PGconn *conn, const char *sql, int stop_fd)
-{
-	PGresult   *res;
-
-	if (interrupt_signal() != 0)
-		return;
-	/* a failed send leaves res NULL: reported as an error below */
-	res = PQsendQuery(conn, sql) ? wait_interruptible(conn, stop_fd) : NULL;
-	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-	{
-		diag_error("%s", PQerrorMessage(conn));
-		diag_detail("(ignoring this error and continuing anyway)");
-	}
-	PQclear(res);
-	while ((res = PQgetResult(conn)) != NULL)
-		PQclear(res);
-}
-
-static void
-vacuum_tables(PGconn *conn, bool vacuum_accounts, int stop_fd)
-{
-	fprintf(stderr, "starting vacuum...");
-	try_statement(conn, "vacuum pgbench_branches", stop_fd);
-	try_statement(conn, "vacuum pgbench_tellers", stop_fd);
-	try_statement(conn, "truncate pgbench_history", stop_fd);
-	fprintf(stderr, "end.\n");
-	if (vacuum_accounts)
-	{
-		fprintf(stderr, "starting vacuum pgbench_accounts...");
-		try_statement(conn, "vacuum analyze pgbench_accounts", stop_fd);
-		fprintf(stderr, "end.\n");
-	}
-}
 
 /* The slot of a variable pgbench sets itself, unless -D already set it. */
 static int
@@ -328,7 +135,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		}
 		return false;
 	}
-	print_version(bs->text_out, conn, bs->server_version, sizeof(bs->server_version));
+	setup_print_version(bs->text_out, conn, bs->server_version, sizeof(bs->server_version));
 	report_target_read(&bs->target, conn);
 	if (ctx->series_interval > 0 && !server_info_read(conn, &bs->server))
 	{
@@ -345,13 +152,13 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 	info->scale = opts->scale;
 	info->method = PART_NONE;
 	info->partitions = 0;
-	if (uses_builtin_script(opts->scripts))
-		ok = read_scale(conn, opts, info) && read_partitions(conn, info);
+	if (setup_uses_builtin_script(opts->scripts))
+		ok = setup_read_scale(conn, opts, info) && setup_read_partitions(conn, info);
 	if (ok)
 	{
 		set_startup_variables(bs, info->scale, seed);
 		if (!opts->no_vacuum)
-			vacuum_tables(conn, opts->vacuum_all, bs->shared.stop_fd);
+			setup_vacuum_tables(conn, opts->vacuum_all, bs->shared.stop_fd);
 	}
 	PQfinish(conn);
 	return ok && interrupt_signal() == 0;
@@ -525,6 +332,7 @@ free_state(bench_state *bs)
 	free(bs->sources);
 	timeline_free(&bs->tl);
 	server_info_free(&bs->server);
+	monitor_close(bs->mon);
 	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
 	if (bs->html_out != NULL)
@@ -658,7 +466,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		/* a rendezvous that failed or was interrupted: the run never began */
 		if (started)
 			ticker_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time,
-					   ctx->series_interval > 0 ? &bs->tl : NULL);
+					   ctx->series_interval > 0 ? &bs->tl : NULL, bs->mon);
 	}
 	else
 	{
@@ -668,6 +476,9 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	for (int i = first_thread; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
 	*start_time = sh->origin;	/* moved by a rendezvous */
+	/* every client has disconnected: the server's counters over the run */
+	if (interrupt_signal() == 0)
+		monitor_finish(bs->mon);
 	return true;
 }
 
@@ -773,6 +584,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->run_id = bs->run_id;
 	in->timeline = ctx->series_interval > 0 ? &bs->tl : NULL;
 	in->server = bs->server.read ? &bs->server : NULL;
+	in->server_run = bs->srun.on ? &bs->srun : NULL;
 	return true;
 }
 
@@ -935,6 +747,10 @@ bench_run(const pgb_options *opts)
 						&bs.rv_error);
 		bs.shared.rendezvous = &bs.rv;
 	}
+	if (bs.cfg.server_stats)
+		bs.mon = monitor_open(&(monitor_setup) {
+			.params = &bs.cfg.params, .nclients = bs.cfg.nclients,
+			.sample_us = bs.cfg.server_sample_us, .stop_fd = bs.shared.stop_fd}, &bs.srun);
 	if (!run_workers(&bs, &start_time))
 		goto done;
 	/* a failed wait at the rendezvous, before anything the ending prints */

@@ -117,6 +117,8 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->rendezvous_name = opts->rendezvous_name;
 	cfg->rendezvous_size = opts->rendezvous_size;
 	cfg->rendezvous_timeout = opts->rendezvous_timeout;
+	cfg->server_stats = cfg->series_interval > 0 && opts->server_stats;
+	cfg->server_sample_us = (pg_time_usec_t) 1000 * opts->server_sample_ms;
 	cfg->argc = opts->argc;
 	cfg->argv = opts->argv_shown;
 	cfg->random_seed = opts->seed.seed;

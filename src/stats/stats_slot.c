@@ -5,7 +5,9 @@
  * transaction sink and the worker write; the ticker (ticker.c) reads.
  */
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pgbench/stats/stats.h"
 
@@ -109,38 +111,30 @@ stats_slot_collect_hist(stats_slot *slot, stats_data *acc, const hist *h, int64_
 bool
 stats_gate_init(stats_gate *gate, int nworkers)
 {
-	pthread_condattr_t attr;
-	bool		ok;
-
-	gate->running = nworkers;
-	if (pthread_mutex_init(&gate->lock, NULL) != 0)
-		return false;
-	if (pthread_condattr_init(&attr) != 0)
-	{
-		pthread_mutex_destroy(&gate->lock);
-		return false;
-	}
-	/* the timer's deadlines are pgb_time_now values */
-	ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
-		pthread_cond_init(&gate->cond, &attr) == 0;
-	pthread_condattr_destroy(&attr);
-	if (!ok)
-		pthread_mutex_destroy(&gate->lock);
-	return ok;
+	atomic_init(&gate->running, nworkers);
+	gate->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	return gate->fd >= 0;
 }
 
 void
 stats_gate_leave(stats_gate *gate)
 {
-	pthread_mutex_lock(&gate->lock);
-	gate->running--;
-	pthread_cond_signal(&gate->cond);
-	pthread_mutex_unlock(&gate->lock);
+	uint64_t	one = 1;
+
+	atomic_fetch_sub(&gate->running, 1);
+	/* full (2^64 - 2 wake-ups unread) cannot happen: nothing to do on error */
+	if (write(gate->fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+int
+stats_gate_running(stats_gate *gate)
+{
+	return atomic_load(&gate->running);
 }
 
 void
 stats_gate_destroy(stats_gate *gate)
 {
-	pthread_cond_destroy(&gate->cond);
-	pthread_mutex_destroy(&gate->lock);
+	close(gate->fd);
 }

@@ -14,6 +14,12 @@
 
 #include "pgbench/stats/timeline.h"
 
+const timeline_counter_def timeline_server_counters[SRV_NCOUNTERS] = {
+#define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
+	TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
+#undef COUNTER_DEF
+};
+
 #define CHUNK_BYTES (sizeof(timeline_record) * TIMELINE_CHUNK)
 
 /* ---- storage ------------------------------------------------------------- */
@@ -323,6 +329,9 @@ timeline_record_merge(timeline_record *acc, const timeline_record *r)
 		acc->busiest_thread_cpu = r->busiest_thread_cpu;
 	acc->rss_kb += r->rss_kb;
 	acc->sources += r->sources;
+	/* the servers' and hosts' figures are each run's own: not added */
+	memset(&acc->server, 0, sizeof(acc->server));
+	memset(&acc->host, 0, sizeof(acc->host));
 	for (int k = 0; k < TIMELINE_NPERCENTILES; k++)
 		acc->latency_pct_us[k] = timeline_bucket_percentile(acc, at[k]);
 	return true;

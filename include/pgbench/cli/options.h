@@ -89,6 +89,9 @@ typedef struct pgb_options
 	const char *rendezvous_name;	/* --rendezvous=NAME:N; NULL = none */
 	int			rendezvous_size;	/* N */
 	int			rendezvous_timeout; /* --rendezvous-timeout, s (default 60) */
+	bool		server_stats;	/* --server-stats=on|off (default on): with a
+								 * report file, the server's side of the run */
+	int			server_sample_ms;	/* --server-sample-interval, ms (100) */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		merge_partial;	/* --merge-partial: an incomplete rendezvous
 								 * group only warns */

@@ -78,6 +78,8 @@ typedef struct run_config
 	const char *rendezvous_name;	/* --rendezvous group; NULL: none */
 	int			rendezvous_size;	/* its number of instances */
 	int			rendezvous_timeout; /* s */
+	bool		server_stats;	/* a report file and --server-stats=on */
+	pg_time_usec_t server_sample_us;	/* wait event sampling period */
 	int			argc;			/* the command line, for the report files, */
 	char	  **argv;			/* secrets masked (options' argv_shown) */
 	uint64_t	random_seed;	/* :random_seed, for the report files */

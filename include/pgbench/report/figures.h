@@ -29,6 +29,7 @@
 #include "pgbench/script/random.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/engine/runconf.h"
+#include "pgbench/server/monitor.h"
 #include "pgbench/server/server_info.h"
 #include "pgbench/stats/aborts.h"
 #include "pgbench/stats/timeline.h"
@@ -104,6 +105,8 @@ typedef struct report_input
 	int			busiest_thread; /* which worker that was */
 	const server_info *server;	/* the server's identity and settings;
 								 * NULL: not read */
+	const server_run *server_run;	/* --server-stats: the server over the
+									 * run; NULL: not asked for */
 } report_input;
 
 /* A series of values (a stats_simple), in milliseconds. */
@@ -207,6 +210,29 @@ typedef struct figures_point
 	const timeline_record *raw; /* what it was computed from, for a merge */
 } figures_point;
 
+/*
+ * The server's commit count over the run against what the transactions
+ * processed should have committed (figures_commits.c).
+ */
+typedef struct figures_commits
+{
+	bool		checked;		/* the server's count was read and the
+								 * scripts' commits are known */
+	const char *why_not;		/* when !checked: a constant saying why */
+	int64_t		server;			/* the server's count, the monitor's own
+								 * commits taken out */
+	int64_t		expected;		/* from the scripts, the processed
+								 * transactions and the connections */
+	int64_t		explained;		/* how far they may differ: transactions
+								 * cut short, failed or retried, prepared
+								 * statements, sessions of the server */
+	int64_t		difference;		/* server - expected */
+	bool		agrees;			/* |difference| <= explained */
+} figures_commits;
+
+/* The commit check of a run with in->server_run read (figures_commits). */
+void		figures_commits_compute(figures_commits *c, const report_input *in);
+
 /* The report files' extras (figures_report.c): metadata, series, aborts. */
 typedef struct figures_extra
 {
@@ -229,6 +255,8 @@ typedef struct figures_extra
 	bool		client_bound;	/* over the limit, in a run of >= 1 s */
 	int			intervals_client_bound; /* timeline records over the limit */
 	const server_info *server;	/* NULL: not read (a merged report) */
+	const server_run *server_run;	/* NULL: not asked for (or merged) */
+	figures_commits commits;	/* the server's commits against the run's */
 	int			naborts;
 	const run_abort **aborts;	/* by client id; owned array of pointers
 								 * into the merged stats */

@@ -22,6 +22,7 @@
 
 #include "pgbench/base/common.h"
 #include "pgbench/engine/runconf.h"
+#include "pgbench/server/monitor.h"
 #include "pgbench/stats/histogram.h"
 #include "pgbench/stats/stats.h"
 #include "pgbench/stats/timeline.h"
@@ -42,9 +43,14 @@ typedef struct ticker_source
 /*
  * Tick from origin every runconf_tick_interval(cfg) us until no worker
  * runs any more (gate): under -P print each interval's line on stderr,
- * and with tl (NULL: none) append each interval's record to it.
+ * and with tl (NULL: none) append each interval's record to it, with the
+ * client host's figures, and with mon (NULL: none) the server's (its
+ * queries are served between ticks: a record waits for its interval's
+ * counters until they come or the next tick).  The last record waits at
+ * most MONITOR_WAIT_US for them.
  */
 void		ticker_run(const run_config *cfg, const ticker_source *sources, int nsources,
-					   stats_gate *gate, pg_time_usec_t origin, timeline *tl);
+					   stats_gate *gate, pg_time_usec_t origin, timeline *tl,
+					   server_monitor *mon);
 
 #endif

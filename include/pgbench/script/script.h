@@ -246,4 +246,48 @@ const builtin_script *builtin_find(const char *name, bool *ambiguous);
 /* How many builtins name is a prefix of (for the "ambiguous" message). */
 int			builtin_count_matches(const char *name);
 
+/*
+ * What one complete pass through s commits on the server, worked out from
+ * its text alone (script_commits.c), for comparing with the server's
+ * xact_commit.  Per PostgreSQL's rules: a statement outside an explicit
+ * block is one commit (SELECT, SET, SHOW too), and so is a "a \; b"
+ * compound; BEGIN / START TRANSACTION .. COMMIT / END is one, ROLLBACK /
+ * ABORT none (ROLLBACK TO, SAVEPOINT, RELEASE stay in the block; AND CHAIN
+ * commits or not and stays in it); in a pipeline the statements outside a
+ * block between two syncs (\syncpipeline, \endpipeline) are one commit at
+ * the sync, and a BEGIN there takes them into its block.  Not counted
+ * here: the connection's own start-up commit, and with -M prepared one
+ * commit per prepared statement per connection (sql_commands, or more when
+ * dynamic).
+ *
+ * The count is unknown (known false, why a constant naming the cause)
+ * when it depends on what runs: \if and its chain, \shell and \setshell
+ * (the command may itself connect to the server, as psql does), a
+ * transaction or pipeline left open at the end, a pipeline command out of
+ * place, two-phase commit, COMMIT / ROLLBACK / SAVEPOINT outside a block,
+ * a compound holding transaction control, CALL or DO outside a block (a
+ * procedure may commit), and the commands that commit per table or phase
+ * (VACUUM, ANALYZE, CLUSTER, REINDEX, CREATE / DROP INDEX CONCURRENTLY).
+ * A pass cut short (an error, the end of the run) made 0 to per_pass.
+ */
+typedef struct script_commits
+{
+	bool		known;			/* false: the count depends on what runs */
+	const char *why;			/* !known: a constant ("\\if", "\\shell", "a
+								 * transaction left open at the end", "COMMIT
+								 * PREPARED", ...); NULL when known */
+	int			per_pass;		/* server commits of one complete pass; 0
+								 * when !known */
+	int			sql_commands;	/* SQL commands in s (what -M prepared
+								 * prepares per connection) */
+	bool		dynamic;		/* some SQL command is dynamic: prepared mode
+								 * prepares each distinct text (unbounded) */
+} script_commits;
+
+/*
+ * Fill *out for s.  Reads the commands' text only (bounded by its length,
+ * no allocation, any text is safe); thread-safe on an immutable script.
+ */
+void		script_commits_of(const script *s, script_commits *out);
+
 #endif

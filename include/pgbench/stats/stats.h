@@ -321,31 +321,33 @@ void		stats_slot_collect_hist(stats_slot *slot, stats_data *acc, const hist *h,
 									int64_t *counts);
 
 /*
- * The end of the run, as the -P timer (progress_run) waits for it: the count of workers
- * still running, under a mutex, with a condition variable whose timed
- * waits use pgb_time_now's clock (CLOCK_MONOTONIC).
+ * The end of the run, as the ticker (report/ticker.h) waits for it: the
+ * count of workers still running, and an eventfd each one writes when it
+ * is done, which the ticker waits on beside its other sockets.
  */
 typedef struct stats_gate
 {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int			running;		/* workers not yet done; under lock */
+	atomic_int	running;		/* workers not yet done */
+	int			fd;				/* eventfd, non-blocking */
 } stats_gate;
 
 /*
- * Set up gate for nworkers workers.  Returns false when the mutex or the
- * condition variable cannot be made (then nothing needs destroying).
- * Main thread, before the workers start.
+ * Set up gate for nworkers workers.  Returns false when the eventfd cannot
+ * be made (then nothing needs destroying).  Main thread, before the
+ * workers start.
  */
 bool		stats_gate_init(stats_gate *gate, int nworkers);
 
 /*
  * A worker is done (after its last publish and its log): one fewer runs,
- * and the -P timer wakes up.  Each worker calls it exactly once; any thread.
+ * and the ticker wakes up.  Each worker calls it exactly once; any thread.
  */
 void		stats_gate_leave(stats_gate *gate);
 
-/* Release the gate's mutex and condition variable, after the joins. */
+/* Workers still running (any thread). */
+int			stats_gate_running(stats_gate *gate);
+
+/* Release the gate's eventfd, after the joins. */
 void		stats_gate_destroy(stats_gate *gate);
 
 #endif

@@ -40,6 +40,126 @@
 /* Records per chunk: one chunk in memory while the ticker fills it. */
 #define TIMELINE_CHUNK 64
 
+/*
+ * The server's cumulative counters the monitor reads (server/monitor.h),
+ * declared once: X(id, group, key, unit).  A record keeps each one's
+ * growth over its interval; the report files write them under their group
+ * by key, and the documentation lists them from here.  group: the view
+ * they come from ("database": pg_stat_database, "wal": pg_stat_wal,
+ * "checkpointer": pg_stat_checkpointer or before 17 pg_stat_bgwriter,
+ * "io": pg_stat_io totals); unit: "" for counts, "bytes" or "ms".
+ */
+#define TIMELINE_SERVER_COUNTERS(X) \
+	X(SRV_XACT_COMMIT, "database", "xact_commit", "") \
+	X(SRV_XACT_ROLLBACK, "database", "xact_rollback", "") \
+	X(SRV_BLKS_READ, "database", "blks_read", "") \
+	X(SRV_BLKS_HIT, "database", "blks_hit", "") \
+	X(SRV_TUP_RETURNED, "database", "tup_returned", "") \
+	X(SRV_TUP_FETCHED, "database", "tup_fetched", "") \
+	X(SRV_TUP_INSERTED, "database", "tup_inserted", "") \
+	X(SRV_TUP_UPDATED, "database", "tup_updated", "") \
+	X(SRV_TUP_DELETED, "database", "tup_deleted", "") \
+	X(SRV_TEMP_FILES, "database", "temp_files", "") \
+	X(SRV_TEMP_BYTES, "database", "temp_bytes", "bytes") \
+	X(SRV_DEADLOCKS, "database", "deadlocks", "") \
+	X(SRV_CONFLICTS, "database", "conflicts", "") \
+	X(SRV_WAL_RECORDS, "wal", "wal_records", "") \
+	X(SRV_WAL_FPI, "wal", "wal_fpi", "") \
+	X(SRV_WAL_BYTES, "wal", "wal_bytes", "bytes") \
+	X(SRV_WAL_BUFFERS_FULL, "wal", "wal_buffers_full", "") \
+	X(SRV_CKPT_TIMED, "checkpointer", "timed", "") \
+	X(SRV_CKPT_REQUESTED, "checkpointer", "requested", "") \
+	X(SRV_CKPT_DONE, "checkpointer", "done", "") \
+	X(SRV_CKPT_WRITE_TIME, "checkpointer", "write_time", "ms") \
+	X(SRV_CKPT_SYNC_TIME, "checkpointer", "sync_time", "ms") \
+	X(SRV_CKPT_BUFFERS, "checkpointer", "buffers_written", "") \
+	X(SRV_IO_READS, "io", "reads", "") \
+	X(SRV_IO_WRITES, "io", "writes", "") \
+	X(SRV_IO_EXTENDS, "io", "extends", "") \
+	X(SRV_IO_HITS, "io", "hits", "") \
+	X(SRV_IO_EVICTIONS, "io", "evictions", "") \
+	X(SRV_IO_FSYNCS, "io", "fsyncs", "")
+
+typedef enum timeline_server_counter
+{
+#define TIMELINE_COUNTER_ENUM(id, group, key, unit) id,
+	TIMELINE_SERVER_COUNTERS(TIMELINE_COUNTER_ENUM)
+#undef TIMELINE_COUNTER_ENUM
+	SRV_NCOUNTERS
+} timeline_server_counter;
+
+/* One counter's place in the schema (timeline_server_counters). */
+typedef struct timeline_counter_def
+{
+	const char *group;
+	const char *key;
+	const char *unit;
+} timeline_counter_def;
+
+/* The schema of the counters, indexed by timeline_server_counter. */
+extern const timeline_counter_def timeline_server_counters[SRV_NCOUNTERS];
+
+/* Wait events kept per interval (the most sampled; the rest are "other"). */
+#define TIMELINE_NWAITS 12
+#define TIMELINE_WAIT_NAME 64
+
+/* "No such time" for the record's times that may be unknown. */
+#define TIMELINE_NO_TIME INT64_MIN
+
+typedef struct timeline_wait
+{
+	char		name[TIMELINE_WAIT_NAME];	/* "Lock:transactionid", "CPU" */
+	int32_t		count;			/* backends seen in it, summed over samples */
+} timeline_wait;
+
+/*
+ * The server's side of one interval (server/monitor.h): its counters'
+ * growth, the run's backends' wait events, a checkpoint that ended, and,
+ * when the server runs on this host, its processes' figures.
+ */
+typedef struct timeline_server
+{
+	bool		has_counters;	/* counter[] was read for this interval */
+	uint64_t	present;		/* bit per counter the server has */
+	double		counter[SRV_NCOUNTERS];	/* growth since the previous record
+										 * with counters */
+	pg_time_usec_t checkpoint_start_us;	/* a checkpoint that completed in
+										 * the interval began then (us
+										 * since the run's start; may be
+										 * negative); TIMELINE_NO_TIME:
+										 * none, or its start unknown */
+	int32_t		wait_samples;	/* pg_stat_activity samples in the interval */
+	int32_t		nwaits;
+	timeline_wait waits[TIMELINE_NWAITS];	/* most sampled first */
+	int32_t		waits_other;	/* backends seen in the events not kept */
+	bool		has_proc;		/* the local server's processes were read */
+	int32_t		nprocs;			/* its processes at the end */
+	double		cpu_user_s;		/* their CPU in the interval */
+	double		cpu_system_s;
+	int64_t		read_bytes;		/* storage I/O in the interval; -1: unreadable */
+	int64_t		write_bytes;
+	int64_t		ctxsw_voluntary;	/* context switches of its live processes */
+	int64_t		ctxsw_involuntary;
+} timeline_server;
+
+/* The client host over one interval, from /proc (base/hoststat.h). */
+#define TIMELINE_HOST_CPU_STATES {"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"}
+#define TIMELINE_HOST_NCPU_STATES 8
+typedef struct timeline_host
+{
+	bool		ok;				/* read */
+	int32_t		ncpus;
+	double		cpu_s[TIMELINE_HOST_NCPU_STATES];	/* CPU seconds of all CPUs in
+													 * the interval, by state */
+	int64_t		mem_total_kb;	/* at the end; -1: unknown */
+	int64_t		mem_available_kb;
+	int64_t		net_rx_bytes;	/* in the interval, every interface but lo;
+								 * -1: unknown */
+	int64_t		net_tx_bytes;
+	int64_t		disk_read_bytes;	/* in the interval; -1: unknown */
+	int64_t		disk_write_bytes;
+} timeline_host;
+
 typedef struct timeline_record
 {
 	pg_time_usec_t start_us;	/* the interval, us since the run's start */
@@ -61,6 +181,8 @@ typedef struct timeline_record
 	int64_t		rss_kb;			/* the client's resident memory at the end */
 	uint32_t	buckets[TIMELINE_NBUCKETS];	/* coarse latency histogram of
 											 * the successful transactions */
+	timeline_server server;		/* --server-stats; zero when off */
+	timeline_host host;			/* the client host; ok false when unread */
 } timeline_record;
 
 typedef struct timeline_chunk

@@ -1,0 +1,314 @@
+/*
+ * report_json_server.c — the server's and the hosts' side of the report
+ * files' JSON (doc/report-json.md): the "server_stats" member (the run as
+ * the server counted it, the commit check, checkpoints, wait events, the
+ * monitor's notes) and each point's "server" and "host" members.  The
+ * counters are written from their one declaration
+ * (TIMELINE_SERVER_COUNTERS): an object per group, a member per counter
+ * the server has.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_json_int.h"
+
+#define USEC_PER_SEC 1e6
+
+/* The counters of present, by group, as an object under key. */
+static void
+put_counters(json_writer *jw, const char *key, uint64_t present, const double *value)
+{
+	const char *group = NULL;
+
+	open_block(jw, key, '{');
+	for (int i = 0; i < SRV_NCOUNTERS; i++)
+	{
+		const timeline_counter_def *d = &timeline_server_counters[i];
+
+		if (!(present & (UINT64_C(1) << i)))
+			continue;
+		if (group == NULL || strcmp(group, d->group) != 0)
+		{
+			if (group != NULL)
+				close_block(jw, '}');
+			open_block(jw, d->group, '{');
+			group = d->group;
+		}
+		if (strcmp(d->unit, "ms") == 0)
+			put_num(jw, d->key, value[i]);
+		else
+			put_int(jw, d->key, (int64_t) llround(value[i]));
+	}
+	if (group != NULL)
+		close_block(jw, '}');
+	close_block(jw, '}');
+}
+
+static void
+put_waits(json_writer *jw, const timeline_server *s)
+{
+	open_block(jw, "wait_events", '{');
+	put_int(jw, "samples", s->wait_samples);
+	open_block(jw, "counts", '{');
+	for (int i = 0; i < s->nwaits && i < TIMELINE_NWAITS; i++)
+		put_int(jw, s->waits[i].name, s->waits[i].count);
+	close_block(jw, '}');
+	put_int(jw, "other", s->waits_other);
+	close_block(jw, '}');
+}
+
+static void
+put_processes(json_writer *jw, const timeline_server *s)
+{
+	if (!s->has_proc)
+	{
+		put_null(jw, "processes");
+		return;
+	}
+	open_block(jw, "processes", '{');
+	put_int(jw, "count", s->nprocs);
+	put_num(jw, "cpu_user_s", s->cpu_user_s);
+	put_num(jw, "cpu_system_s", s->cpu_system_s);
+	if (s->read_bytes >= 0)
+		put_int(jw, "read_bytes", s->read_bytes);
+	else
+		put_null(jw, "read_bytes");
+	if (s->write_bytes >= 0)
+		put_int(jw, "write_bytes", s->write_bytes);
+	else
+		put_null(jw, "write_bytes");
+	put_int(jw, "ctxsw_voluntary", s->ctxsw_voluntary);
+	put_int(jw, "ctxsw_involuntary", s->ctxsw_involuntary);
+	close_block(jw, '}');
+}
+
+static void
+put_bytes(json_writer *jw, const char *key, int64_t v)
+{
+	if (v >= 0)
+		put_int(jw, key, v);
+	else
+		put_null(jw, key);
+}
+
+/* A point's "server" and "host" members. */
+void
+report_json_point_server(json_writer *jw, const timeline_record *r, bool monitored)
+{
+	static const char *const states[TIMELINE_HOST_NCPU_STATES] = TIMELINE_HOST_CPU_STATES;
+	const timeline_server *s = &r->server;
+	const timeline_host *h = &r->host;
+
+	if (!monitored && !s->has_proc)
+		put_null(jw, "server");
+	else
+	{
+		open_block(jw, "server", '{');
+		if (s->has_counters)
+			put_counters(jw, "counters", s->present, s->counter);
+		else
+			put_null(jw, "counters");
+		if (s->has_counters && s->checkpoint_start_us != TIMELINE_NO_TIME)
+			put_num(jw, "checkpoint_start_s", (double) s->checkpoint_start_us / USEC_PER_SEC);
+		else
+			put_null(jw, "checkpoint_start_s");
+		if (monitored)
+			put_waits(jw, s);
+		else
+			put_null(jw, "wait_events");
+		put_processes(jw, s);
+		close_block(jw, '}');
+	}
+	if (!h->ok)
+	{
+		put_null(jw, "host");
+		return;
+	}
+	open_block(jw, "host", '{');
+	put_int(jw, "cpus", h->ncpus);
+	open_block(jw, "cpu_s", '{');
+	for (int i = 0; i < TIMELINE_HOST_NCPU_STATES; i++)
+		put_num(jw, states[i], h->cpu_s[i]);
+	close_block(jw, '}');
+	put_bytes(jw, "mem_total_kb", h->mem_total_kb);
+	put_bytes(jw, "mem_available_kb", h->mem_available_kb);
+	put_bytes(jw, "net_rx_bytes", h->net_rx_bytes);
+	put_bytes(jw, "net_tx_bytes", h->net_tx_bytes);
+	put_bytes(jw, "disk_read_bytes", h->disk_read_bytes);
+	put_bytes(jw, "disk_write_bytes", h->disk_write_bytes);
+	close_block(jw, '}');
+}
+
+/* ---- the run as a whole ------------------------------------------------- */
+
+#define RUN_MAX_EVENTS 64
+#define RUN_MAX_CHECKPOINTS 256
+
+/* What the records add up to: wait events, checkpoints. */
+typedef struct run_server_sum
+{
+	int			nevents;
+	timeline_wait events[RUN_MAX_EVENTS];	/* count: summed (saturating) */
+	int64_t		other;
+	int64_t		samples;
+	int			ncheckpoints;
+	double		checkpoint_start_s[RUN_MAX_CHECKPOINTS];	/* NaN: unknown */
+	double		checkpoint_end_s[RUN_MAX_CHECKPOINTS];
+	bool		checkpoints_truncated;
+} run_server_sum;
+
+static void
+sum_event(run_server_sum *sum, const timeline_wait *w)
+{
+	int			i;
+
+	for (i = 0; i < sum->nevents; i++)
+		if (strcmp(sum->events[i].name, w->name) == 0)
+			break;
+	if (i == sum->nevents)
+	{
+		if (sum->nevents == RUN_MAX_EVENTS)
+		{
+			sum->other += w->count;
+			return;
+		}
+		sum->events[sum->nevents++] = (timeline_wait) {.count = 0};
+		memcpy(sum->events[i].name, w->name, sizeof(w->name));
+		sum->events[i].name[TIMELINE_WAIT_NAME - 1] = '\0';
+	}
+	sum->events[i].count = (int64_t) sum->events[i].count + w->count > INT32_MAX
+		? INT32_MAX : sum->events[i].count + w->count;
+}
+
+/* A checkpoint ended in r's interval: the counters say so. */
+static bool
+checkpoint_ended(const timeline_server *s)
+{
+	if (!s->has_counters)
+		return false;
+	if (s->checkpoint_start_us != TIMELINE_NO_TIME)
+		return true;
+	if (s->present & (UINT64_C(1) << SRV_CKPT_DONE))
+		return s->counter[SRV_CKPT_DONE] > 0;
+	/* before 18 a skipped checkpoint counts too: buffers written tell */
+	return s->counter[SRV_CKPT_BUFFERS] > 0 &&
+		s->counter[SRV_CKPT_TIMED] + s->counter[SRV_CKPT_REQUESTED] > 0;
+}
+
+static bool
+sum_records(json_writer *jw, const timeline *tl, run_server_sum *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (int i = 0; tl != NULL && i < tl->n; i++)
+	{
+		timeline_record r;
+		const timeline_server *s = &r.server;
+
+		if (!timeline_get(tl, i, &r))
+		{
+			jw->failed = true;
+			return false;
+		}
+		sum->samples += s->wait_samples;
+		sum->other += s->waits_other;
+		for (int k = 0; k < s->nwaits && k < TIMELINE_NWAITS; k++)
+			sum_event(sum, &s->waits[k]);
+		if (!checkpoint_ended(s))
+			continue;
+		if (sum->ncheckpoints == RUN_MAX_CHECKPOINTS)
+		{
+			sum->checkpoints_truncated = true;
+			continue;
+		}
+		sum->checkpoint_start_s[sum->ncheckpoints] = s->checkpoint_start_us == TIMELINE_NO_TIME
+			? NAN : (double) s->checkpoint_start_us / USEC_PER_SEC;
+		sum->checkpoint_end_s[sum->ncheckpoints++] = (double) r.end_us / USEC_PER_SEC;
+	}
+	return true;
+}
+
+static int
+event_desc(const void *a, const void *b)
+{
+	const timeline_wait *x = a,
+			   *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void
+put_commits(json_writer *jw, const figures_commits *c)
+{
+	open_block(jw, "commits", '{');
+	put_bool(jw, "checked", c->checked);
+	put_str(jw, "not_checked_because", c->checked ? NULL : c->why_not);
+	if (c->checked)
+	{
+		put_int(jw, "server", c->server);
+		put_int(jw, "expected", c->expected);
+		put_int(jw, "difference", c->difference);
+		put_int(jw, "explained", c->explained);
+		put_bool(jw, "agrees", c->agrees);
+	}
+	close_block(jw, '}');
+}
+
+static void
+put_run_sums(json_writer *jw, run_server_sum *sum)
+{
+	open_block(jw, "checkpoints", '[');
+	for (int i = 0; i < sum->ncheckpoints; i++)
+	{
+		open_block(jw, NULL, '{');
+		put_num(jw, "start_s", sum->checkpoint_start_s[i]);
+		put_num(jw, "ended_by_s", sum->checkpoint_end_s[i]);
+		close_block(jw, '}');
+	}
+	close_block(jw, ']');
+	put_bool(jw, "checkpoints_truncated", sum->checkpoints_truncated);
+	qsort(sum->events, (size_t) sum->nevents, sizeof(sum->events[0]), event_desc);
+	open_block(jw, "wait_events", '{');
+	put_int(jw, "samples", sum->samples);
+	open_block(jw, "counts", '{');
+	for (int i = 0; i < sum->nevents; i++)
+		put_int(jw, sum->events[i].name, sum->events[i].count);
+	close_block(jw, '}');
+	put_int(jw, "other", sum->other);
+	close_block(jw, '}');
+}
+
+void
+report_json_server_stats(json_writer *jw, const report_figures *f)
+{
+	const server_run *run = f->extra.server_run;
+	run_server_sum sum;
+
+	if (run == NULL)
+	{
+		put_null(jw, "server_stats");
+		return;
+	}
+	open_block(jw, "server_stats", '{');
+	put_bool(jw, "monitored", run->connected);
+	put_str(jw, "application_name", run->connected ? run->app_name : NULL);
+	put_bool(jw, "local", run->local);
+	put_num(jw, "sample_interval_ms", (double) run->sample_us / 1000);
+	if (run->totals_read)
+		put_counters(jw, "totals", run->present, run->total);
+	else
+		put_null(jw, "totals");
+	put_int(jw, "own_commits", run->own_commits);
+	put_bool(jw, "settled", run->settled);
+	put_commits(jw, &f->extra.commits);
+	if (sum_records(jw, f->extra.timeline, &sum))
+		put_run_sums(jw, &sum);
+	open_block(jw, "notes", '[');
+	for (int i = 0; i < run->nnotes && i < MONITOR_MAX_NOTES; i++)
+		put_str(jw, NULL, run->notes[i]);
+	close_block(jw, ']');
+	close_block(jw, '}');
+}
