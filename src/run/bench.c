@@ -6,6 +6,7 @@
  * code.  This is start-up code: it prints pgbench's messages itself.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -631,6 +632,12 @@ finish_run(bench_state *bs, const table_info *info)
 	if (figures.extra.client_bound)
 		diag_warning("the client may have limited the result: worker thread %d was busy %.1f%% of the time (on a CPU or waiting for one)",
 					 figures.extra.busiest_thread, figures.extra.busiest_thread_cpu_pct);
+	if (figures.extra.commits.checked && !figures.extra.commits.agrees)
+		diag_warning("the server counted %" PRId64 " commits on the database during the run, %" PRId64
+					 " were expected from the transactions processed (a difference of %" PRId64
+					 "; %" PRId64 " would be explained)",
+					 figures.extra.commits.server, figures.extra.commits.expected,
+					 figures.extra.commits.difference, figures.extra.commits.explained);
 	shown_s = figures.duration_s;
 	figures_free(&figures);
 	stats_run_free(&total);
