@@ -42,13 +42,15 @@ rc=0
 meson test -C $dir --print-errorlogs --logbase "$logbase" "$@" || rc=$?
 done_at=$(date +%s)
 
-# the slowest test and the counts, from meson's log of this run
+# the slowest test, the counts and the failed tests' names (a CI log
+# shown in part still says which), from meson's log of this run
 summary=$(perl -MJSON::PP -ne '
 	my $r = decode_json($_);
 	$n++;
-	$bad++ unless $r->{result} =~ /^(OK|EXPECTEDFAIL|SKIP)$/;
+	unless ($r->{result} =~ /^(OK|EXPECTEDFAIL|SKIP)$/) { $bad++; push @bad, "$r->{name} ($r->{result})" }
 	($slow, $t) = ($r->{name}, $r->{duration}) if $r->{duration} > ($t // -1);
-	END { printf "%d tests, %d failed, slowest %s %.0f s", $n, $bad, $slow // "-", $t // 0 }
+	END { printf "%d tests, %d failed%s, slowest %s %.0f s", $n, $bad,
+		@bad ? " [" . join(", ", @bad) . "]" : "", $slow // "-", $t // 0 }
 ' "$dir/meson-logs/$logbase.json" 2>/dev/null || echo "no test log")
 echo "test.sh ($dir, server $("$server/postgres" --version | sed -E 's/^postgres \(PostgreSQL\) ([^ ]+).*/\1/')): build $((built - start)) s, tests $((done_at - built)) s, total $((done_at - start)) s; $summary"
 exit $rc
