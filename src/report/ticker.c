@@ -17,6 +17,7 @@
 #include "pgbench/base/interrupt.h"
 #include "pgbench/base/procstat.h"
 #include "pgbench/report/figures.h"
+#include "pgbench/report/metrics.h"
 #include "pgbench/report/progress.h"
 #include "pgbench/report/ticker.h"
 
@@ -42,6 +43,8 @@ typedef struct ticker_state
 	bool		proc_ok;
 	double	   *thread_last;	/* each source's thread CPU at the last tick */
 	server_monitor *mon;		/* --server-stats; NULL: none */
+	metrics_server *metrics;	/* --metrics-listen; NULL: none */
+	bool		throttled;		/* -R */
 	bool		have_pending;	/* a record waits for the server's counters */
 	timeline_record pending;
 	host_sample host_last;		/* the client host at the last tick */
@@ -252,6 +255,14 @@ server_process_figures(ticker_state *ts, timeline_server *srv)
 	ts->srv_ok = true;
 }
 
+/* A record is complete: into the timeline, and onto the metrics page. */
+static void
+append_record(ticker_state *ts, const timeline_record *r)
+{
+	(void) timeline_append(ts->tl, r);	/* a loss sets tl->oom */
+	metrics_record(ts->metrics, r, &ts->last, ts->throttled);
+}
+
 /*
  * The record waiting for the server's counters goes into the timeline,
  * with them when they came (else the next record's cover both).
@@ -262,7 +273,7 @@ flush_pending(ticker_state *ts)
 	if (!ts->have_pending)
 		return;
 	monitor_take_interval(ts->mon, &ts->pending.server);
-	(void) timeline_append(ts->tl, &ts->pending);	/* a loss sets tl->oom */
+	append_record(ts, &ts->pending);
 	ts->have_pending = false;
 }
 
@@ -305,7 +316,7 @@ tick(ticker_state *ts, pg_time_usec_t now, bool print)
 		host_figures(ts, &r);
 		server_process_figures(ts, &r.server);
 		if (ts->mon == NULL)
-			(void) timeline_append(ts->tl, &r);	/* a loss sets tl->oom */
+			append_record(ts, &r);
 		else
 		{
 			/* the last interval's server counters, if late, are lost to it */
@@ -320,28 +331,37 @@ tick(ticker_state *ts, pg_time_usec_t now, bool print)
 }
 
 /*
- * Sleep until deadline, the end of a worker (gate) or the monitor's
- * socket, whichever first; a signal wakes it too.
+ * Sleep until deadline, the end of a worker (gate), the monitor's socket
+ * or a metrics connection, whichever first; a signal wakes it too.  The
+ * metrics connections are served here.
  */
 static void
 wait_until(ticker_state *ts, stats_gate *gate, pg_time_usec_t deadline)
 {
-	struct pollfd pfd[2] = {{.fd = gate->fd, .events = POLLIN}, {.fd = -1}};
+	struct pollfd pfd[2 + METRICS_NFDS] = {{.fd = gate->fd, .events = POLLIN}, {.fd = -1}};
 	pg_time_usec_t now = pgb_time_now();
 	pg_time_usec_t wait = deadline > now ? deadline - now : 0;
-	struct timespec ts_wait = {
+	struct timespec ts_wait;
+	uint64_t	drained;
+	int			nmetrics;
+
+	/* an idle metrics connection is let go within a second */
+	if (ts->metrics != NULL && wait > USEC_PER_SEC)
+		wait = USEC_PER_SEC;
+	ts_wait = (struct timespec) {
 		.tv_sec = (time_t) (wait / USEC_PER_SEC),
 		.tv_nsec = (long) (wait % USEC_PER_SEC) * 1000,
 	};
-	uint64_t	drained;
-
 	pfd[1].fd = monitor_socket(ts->mon, &pfd[1].events);
-	if (ppoll(pfd, 2, &ts_wait, NULL) > 0 && (pfd[0].revents & POLLIN))
+	nmetrics = metrics_pollfds(ts->metrics, &pfd[2]);
+	if (ppoll(pfd, (nfds_t) (2 + nmetrics), &ts_wait, NULL) < 0)
+		return;					/* a signal: the caller looks */
+	if (pfd[0].revents & POLLIN)
 	{
 		/* the count does not matter: stats_gate_running says who is left */
-		if (read(gate->fd, &drained, sizeof(drained)) < 0 && errno != EAGAIN)
-			return;
+		(void) !read(gate->fd, &drained, sizeof(drained));
 	}
+	metrics_service(ts->metrics, &pfd[2], nmetrics, pgb_time_now());
 }
 
 /* After the last tick: the pending record, once its counters came. */
@@ -363,7 +383,8 @@ finish_pending(ticker_state *ts, stats_gate *gate)
 
 void
 ticker_run(const run_config *cfg, const ticker_source *sources, int nsources,
-		   stats_gate *gate, pg_time_usec_t origin, timeline *tl, server_monitor *mon)
+		   stats_gate *gate, pg_time_usec_t origin, timeline *tl, server_monitor *mon,
+		   metrics_server *metrics)
 {
 	ticker_state ts;
 	pg_time_usec_t period = runconf_tick_interval(cfg);
@@ -380,6 +401,8 @@ ticker_run(const run_config *cfg, const ticker_source *sources, int nsources,
 		ts.one = NULL;
 		ts.with_hist = false;
 	}
+	ts.metrics = tl != NULL ? metrics : NULL;
+	ts.throttled = cfg->rate > 0;
 	monitor_begin(ts.mon, origin);
 
 	while (stats_gate_running(gate) > 0)

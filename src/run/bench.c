@@ -56,6 +56,7 @@ typedef struct bench_state
 	report_target target;		/* host, port, database, for the report files */
 	server_monitor *mon;		/* --server-stats: the monitoring connection */
 	server_run	srun;			/* ... and what it found over the run */
+	metrics_server *metrics;	/* --metrics-listen */
 	server_info server;			/* a report file: the server's identity and
 								 * settings, read before the run */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
@@ -334,6 +335,7 @@ free_state(bench_state *bs)
 	timeline_free(&bs->tl);
 	server_info_free(&bs->server);
 	monitor_close(bs->mon);
+	metrics_close(bs->metrics);
 	if (bs->json_out != NULL && bs->json_out != stdout)
 		fclose(bs->json_out);
 	if (bs->html_out != NULL)
@@ -467,7 +469,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 		/* a rendezvous that failed or was interrupted: the run never began */
 		if (started)
 			ticker_run(ctx, bs->sources, ctx->nthreads, &bs->gate, *start_time,
-					   ctx->series_interval > 0 ? &bs->tl : NULL, bs->mon);
+					   ctx->series_interval > 0 ? &bs->tl : NULL, bs->mon, bs->metrics);
 	}
 	else
 	{
@@ -707,6 +709,7 @@ bench_run(const pgb_options *opts)
 	bool		ran = false;
 	int			rc = 1;
 	report_file_error file_err;
+	char		errbuf[512];
 
 	memset(&bs, 0, sizeof(bs));
 	bs.opts = opts;
@@ -725,6 +728,12 @@ bench_run(const pgb_options *opts)
 		(bs.html_out = report_html_open(bs.cfg.report_html, &file_err)) == NULL)
 	{
 		print_file_error(&file_err);
+		goto done;
+	}
+	if (bs.cfg.metrics_listen != NULL &&
+		(bs.metrics = metrics_listen(bs.cfg.metrics_listen, errbuf, sizeof(errbuf))) == NULL)
+	{
+		diag_error("%s", errbuf);
 		goto done;
 	}
 	if (!init_clients(&bs, &seed))

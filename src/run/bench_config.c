@@ -98,7 +98,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->per_script_stats = opts->scripts->nscripts > 1;
 	cfg->per_command = opts->report_per_command;
 	cfg->keep_hist = opts->npercentiles > 0 || opts->report_json != NULL ||
-		opts->report_html != NULL;
+		opts->report_html != NULL || opts->metrics_listen != NULL;
 	cfg->progress_sec = opts->progress_sec;
 	cfg->latency_measured = runconf_latency_from_series(cfg) || opts->use_log ||
 		cfg->per_script_stats || cfg->keep_hist;
@@ -111,13 +111,14 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	memcpy(cfg->percentiles, opts->percentiles, sizeof(cfg->percentiles));
 	cfg->report_json = opts->report_json;
 	cfg->report_html = opts->report_html;
-	if (opts->report_json != NULL || opts->report_html != NULL)
+	if (opts->report_json != NULL || opts->report_html != NULL || opts->metrics_listen != NULL)
 		cfg->series_interval = (pg_time_usec_t) 1000000 *
 			(opts->progress_sec > 0 ? opts->progress_sec : 1);
 	cfg->rendezvous_name = opts->rendezvous_name;
 	cfg->rendezvous_size = opts->rendezvous_size;
 	cfg->rendezvous_timeout = opts->rendezvous_timeout;
 	cfg->server_stats = cfg->series_interval > 0 && opts->server_stats;
+	cfg->metrics_listen = opts->metrics_listen;
 	cfg->server_sample_us = (pg_time_usec_t) 1000 * opts->server_sample_ms;
 	cfg->argc = opts->argc;
 	cfg->argv = opts->argv_shown;

@@ -92,6 +92,7 @@ typedef struct pgb_options
 	bool		server_stats;	/* --server-stats=on|off (default on): with a
 								 * report file, the server's side of the run */
 	int			server_sample_ms;	/* --server-sample-interval, ms (100) */
+	const char *metrics_listen; /* --metrics-listen=ADDR:PORT; NULL = none */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		merge_partial;	/* --merge-partial: an incomplete rendezvous
 								 * group only warns */

@@ -80,6 +80,7 @@ typedef struct run_config
 	int			rendezvous_timeout; /* s */
 	bool		server_stats;	/* a report file and --server-stats=on */
 	pg_time_usec_t server_sample_us;	/* wait event sampling period */
+	const char *metrics_listen; /* --metrics-listen; NULL: none */
 	int			argc;			/* the command line, for the report files, */
 	char	  **argv;			/* secrets masked (options' argv_shown) */
 	uint64_t	random_seed;	/* :random_seed, for the report files */

@@ -22,6 +22,7 @@
 
 #include "pgbench/base/common.h"
 #include "pgbench/engine/runconf.h"
+#include "pgbench/report/metrics.h"
 #include "pgbench/server/monitor.h"
 #include "pgbench/stats/histogram.h"
 #include "pgbench/stats/stats.h"
@@ -47,10 +48,11 @@ typedef struct ticker_source
  * client host's figures, and with mon (NULL: none) the server's (its
  * queries are served between ticks: a record waits for its interval's
  * counters until they come or the next tick).  The last record waits at
- * most MONITOR_WAIT_US for them.
+ * most MONITOR_WAIT_US for them.  With metrics (NULL: none), each record
+ * also goes onto its page, and its connections are served between ticks.
  */
 void		ticker_run(const run_config *cfg, const ticker_source *sources, int nsources,
 					   stats_gate *gate, pg_time_usec_t origin, timeline *tl,
-					   server_monitor *mon);
+					   server_monitor *mon, metrics_server *metrics);
 
 #endif
