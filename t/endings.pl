@@ -210,7 +210,7 @@ sub old_point {
 	($rc, $out, $err) = pgbench([ '-n', '-f', $one, '-t', '20', '--report-json=m3.json' ], env => \%env);
 	is($rc, 0, 'a report to merge') or diag($err);
 	my $doc = decode_json(slurp('m3.json'));
-	is($doc->{schema_version}, 4, 'schema_version 4');
+	is($doc->{schema_version}, 5, 'schema_version 5');
 	ok(exists $doc->{text_latency_average_ms} && !exists $doc->{latency_average_ms},
 		'text_latency_average_ms, no latency_average_ms');
 	is($doc->{text_latency_average_derived}, JSON::PP::true, 'derived without -R, -P, -L');

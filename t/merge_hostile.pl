@@ -191,10 +191,10 @@ my @cases = (
 		'inputs[0].run_id: missing' ],
 
 	# not a report of ours
-	[ 'another schema', sub { $_[0]{schema_version} = 5 },
-		'schema_version: 5, but this pgbench reads versions 2 to 4' ],
+	[ 'another schema', sub { $_[0]{schema_version} = 6 },
+		'schema_version: 6, but this pgbench reads versions 2 to 5' ],
 	[ 'an older schema', sub { $_[0]{schema_version} = 1 },
-		'schema_version: 1, but this pgbench reads versions 2 to 4' ],
+		'schema_version: 1, but this pgbench reads versions 2 to 5' ],
 	[ 'a run that never started', sub { $_[0]{outcome} = 'failed-to-start' },
 		'outcome: "failed-to-start": the run measured nothing' ],
 	[ 'no merge member', sub { delete $_[0]{merge} },

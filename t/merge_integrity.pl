@@ -87,9 +87,16 @@ my @want = map {
 	my $d = $docs[ $_ - 1 ];
 	{ file => "i$_.json", run_id => $d->{run_id},
 	  rendezvous => { group => 'trio', size => 3, member => $d->{rendezvous}{member},
-		  start_server_epoch_us => $d->{rendezvous}{start_server_epoch_us} } }
+		  start_server_epoch_us => $d->{rendezvous}{start_server_epoch_us} },
+	  system_identifier => $d->{server}{system_identifier},
+	  server_totals => $d->{server_stats}{totals} }
 } 1 .. 3;
-is_deeply($m->{inputs}, \@want, 'inputs: each file as given, its run id, group, size and member');
+is_deeply($m->{inputs}, \@want, 'inputs: each file as given, its run id, group, size and member, its server');
+# one server for the three: its figures once, from the first report
+is_deeply($m->{servers}, [ { system_identifier => $docs[0]{server}{system_identifier}, instances => 3,
+			totals_from => 'i1.json', totals => $docs[0]{server_stats}{totals} } ],
+	'servers: the one server once, its figures from the first report');
+ok(defined $docs[0]{server_stats}{totals}, '... which has them');
 is($m->{transactions}{processed}, 60, 'the merged report counts the three runs');
 
 # ---- two of three -------------------------------------------------------------------------

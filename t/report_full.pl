@@ -46,7 +46,7 @@ is($rc, 0, 'full run: exit code 0') or diag($err);
 my $doc = decode_json(slurp('r.json'));
 my @errors = check_schema($schema, $doc);
 is_deeply(\@errors, [], 'full run: the document conforms to doc/report-json.schema.json');
-is($doc->{schema_version}, 4, 'schema_version 4');
+is($doc->{schema_version}, 5, 'schema_version 5');
 ok(-s 'r.html' > 10000, 'the HTML page is written too');
 
 # metadata

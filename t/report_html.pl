@@ -9,13 +9,22 @@
 # SQL_ASCII database, which takes any byte), a run aborted by a server
 # message that echoes them, and --merge-reports of such a report: each
 # page finishes drawing with no console error and shows the names as
-# they are (U+FFFD for each ill-formed byte sequence).  Skipped, with a
-# message, only where Chromium is missing and cannot be installed.
+# they are (U+FFFD for each ill-formed byte sequence).  Then pages of a
+# report with server statistics (t/data/report_server_stats.json: a run
+# with lock waits and a CHECKPOINT) and of its variants: the checkpoint
+# marked on the charts over time, the wait events stacked and listed, the
+# CPU chart with the server's processes and the host, the commit check
+# agreeing, not agreeing and not made, hostile wait event names and notes
+# shown as text, and the page of a report with server statistics off, of
+# one written before they existed (schema 3), and of a merged report, each
+# drawn with no script error.  Skipped, with a message, only where
+# Chromium is missing and cannot be installed.
 use strict;
 use warnings;
 
 use Encode ();
 use File::Basename qw(dirname);
+use File::Spec;
 use File::Temp qw(tempdir);
 use JSON::PP;
 use PgbTest;
@@ -30,6 +39,9 @@ if (!$chromium && $> == 0 && -x '/usr/bin/apt-get')
 	$chromium = find_chromium();
 }
 plan skip_all => 'Chromium is not installed and could not be installed' unless $chromium;
+
+# a real report with server statistics (see the top)
+my $fixture = File::Spec->rel2abs(dirname(__FILE__) . '/data/report_server_stats.json');
 
 my $node = start_cluster();
 my %env = %{ $node->env };
@@ -89,16 +101,24 @@ my ($last) = $status =~ / last:(\w+)$/;
 is($last, $doc->{series}{points}[-1]{interval_s} < 0.5 ? 'merged'
 	: $doc->{series}{points}[-1]{interval_s} < 0.95 ? 'partial' : 'full', "the last interval drawn as its length says");
 my $ndrawn = $npoints - (($last // '') eq 'merged' ? 1 : 0);
-for my $chart (qw(tps latency failures lag client))
+for my $chart (qw(tps latency failures lag cpu))
 {
 	is($drawn{$chart}, $ndrawn, "chart $chart: one point per interval drawn ($ndrawn)");
 }
+# --server-stats is on by default: the wait events are drawn when a sample
+# saw a backend of the run
+my $waits = grep { $_->{server} && $_->{server}{wait_events} && %{ $_->{server}{wait_events}{counts} } }
+  @{ $doc->{series}{points} };
+ok($doc->{server_stats} && $doc->{server_stats}{monitored}, 'the run was monitored');
+is($drawn{waits}, $waits ? $ndrawn : undef, 'chart waits: drawn as the samples say');
+like($dom, qr{<h2>Server statistics</h2>(?:<p[^>]*>[^<]*</p>)?<div class="check (?:agrees|disagrees|unchecked)" id="commit-check">},
+	'the server statistics, the commit check first');
 is($drawn{cdf}, scalar @buckets, 'chart cdf: one point per non-empty bucket (' . scalar(@buckets) . ')');
 ok(($drawn{histogram} // 0) > 0 && $drawn{histogram} <= @buckets, "chart histogram: $drawn{histogram} bins");
 like($dom, qr/<h3>Commands of script 1/, 'the per-command table (-r)');
 like($dom, qr/<table class="scripts">/, 'the per-script table');
 my $nchart = () = $dom =~ /<canvas/g;
-is($nchart, 7, 'seven canvases drawn (the client CPU chart too)');
+is($nchart, 7 + ($waits ? 1 : 0), 'a canvas per chart (the CPU chart too, and the wait events\' when seen)');
 
 # the screenshot, kept next to the test logs
 my $logs = dirname($ENV{PGBENCH} // '.') . '/meson-logs';
@@ -112,6 +132,7 @@ is(substr($png, 1, 3), 'PNG', 'the screenshot is a PNG');
 diag(sprintf('screenshot: %s (%d bytes)', $shot, -s $shot // 0));
 
 hostile_pages();
+server_stats_pages();
 
 done_testing();
 
@@ -208,5 +229,141 @@ sub hostile_pages
 		ok(index($dom, '<td class="text">' . in_dom($scripts[$i][2]) . '</td>') >= 0,
 			'merged: the name of script ' . ($i + 1));
 	}
+	like($dom, qr{<h2>Server statistics</h2><p class="note">a merged report: each run's server statistics are in its own report</p>},
+		'merged: no server statistics, and why');
+	return;
+}
+
+# $page with $doc in place of its document (escaped as the program does).
+sub with_doc
+{
+	my ($page, $doc) = @_;
+	my $json = JSON::PP->new->utf8->canonical->encode($doc);
+	$json =~ s/([<>&])/sprintf('\\u%04x', ord($1))/ge;
+	$page =~ s{(<script type="application/json" id="report-data">\n).*?(</script>)}{$1$json\n$2}s;
+	return $page;
+}
+
+# A deep copy of a document, changed by $edit.
+sub variant
+{
+	my ($doc, $edit) = @_;
+	my $copy = decode_json(encode_json($doc));
+	$edit->($copy);
+	return $copy;
+}
+
+sub server_stats_pages
+{
+	my $page = slurp('r.html');
+	my $ref = decode_json(slurp($fixture));
+	my $ss = $ref->{server_stats};
+	my @points = @{ $ref->{series}{points} };
+	# its last interval is 28 ms: counted into the one before it
+	my $n = @points - 1;
+
+	write_file('s.html', with_doc($page, $ref));
+	my ($status, $dom) = render('s.html', 'server stats');
+	my %drawn = $status =~ /(\w+):(\d+)/g;
+	is($drawn{$_}, $n, "server stats: chart $_ drawn ($n points)") for qw(tps waits cpu);
+	is(scalar(() = $dom =~ /<canvas/g), 7, 'server stats: seven charts (no -R: no lag)');
+	for my $chart (qw(tps latency failures waits cpu))
+	{
+		like($dom, qr{id="chart-$chart" data-last="[^"]*" data-marks="1"}, "server stats: chart $chart marks the checkpoint");
+	}
+	like($dom, qr{<p class="note">shaded in the charts over time: the run's checkpoint, from the start},
+		'server stats: the note on the checkpoint marks');
+	like($dom, qr{<div class="check agrees" id="commit-check">commits agree: the server counted $ss->{commits}{server} commits on the database during the run, $ss->{commits}{expected} were expected from the transactions processed \(a difference of $ss->{commits}{difference}; $ss->{commits}{explained} would be explained\)</div>},
+		'server stats: the commit check agrees');
+	for my $name (sort keys %{ $ss->{wait_events}{counts} })
+	{
+		ok(index($dom, "<tr><td>$name</td><td>$ss->{wait_events}{counts}{$name}</td>") >= 0,
+			"server stats: wait event $name in the run's table");
+		ok(index($dom, qq{<div class="u-label">$name</div>}) >= 0, "server stats: wait event $name in the chart's legend");
+	}
+	my $commits = $ss->{totals}{database}{xact_commit};
+	my $per_s = sprintf('%.1f', $commits / $ref->{duration_s});
+	like($dom, qr{<table class="counters"><tr><th>database</th><th>over the run</th><th>per second</th></tr>(?:(?!</table>).)*<tr><td>xact_commit</td><td>$commits</td><td>\Q$per_s\E</td></tr>},
+		'server stats: the counters over the run');
+	my @by_count = sort { $ss->{wait_events}{counts}{$b} <=> $ss->{wait_events}{counts}{$a} || $a cmp $b }
+	  keys %{ $ss->{wait_events}{counts} };
+	my $rows = join('', map { "<tr><td>\Q$_\E</td>(?:(?!</tr>).)*</tr>" } @by_count);
+	like($dom, qr{<table class="waits"><tr><th>wait event</th>(?:(?!</tr>).)*</tr>$rows</table>},
+		'server stats: the run\'s wait events, most seen first');
+	like($dom, qr{<table class="checkpoints"><tr>.*?</tr><tr><td>1</td><td>2\.785</td><td>4\.000</td><td>1\.216</td></tr>},
+		'server stats: the checkpoint in its table');
+	like($dom, qr{<div class="u-label">server processes</div>}, 'server stats: the server\'s processes on the CPU chart');
+	like($dom, qr{<div class="u-label">host busy \(2 CPUs\)</div>}, 'server stats: the host on the CPU chart');
+
+	# the commit check failing: a warning
+	write_file('s2.html', with_doc($page, variant($ref, sub { $_[0]{server_stats}{commits}{agrees} = JSON::PP::false })));
+	($status, $dom) = render('s2.html', 'commits disagree');
+	like($dom, qr{<div class="check disagrees" id="commit-check">commits do not agree: the server counted 1310 commits},
+		'commits disagree: the warning');
+
+	# hostile names from the server, a checkpoint of unknown start, no check
+	my $evil = qq{</script><b id="evil">x</b><!--<script>&"\x{e9}};
+	my $hostile = variant($ref, sub {
+		my ($d) = @_;
+		my $s = $d->{server_stats};
+		$s->{monitored} = JSON::PP::false;
+		$s->{application_name} = "app$evil";
+		$s->{commits} = { checked => JSON::PP::false, not_checked_because => "because$evil" };
+		$s->{notes} = [ "note$evil", 'constructor' ];
+		push @{ $s->{checkpoints} }, { start_s => undef, ended_by_s => 6.000251 };
+		for my $w ($s->{wait_events}, map { $_->{server}{wait_events} } @{ $d->{series}{points} })
+		{
+			$w->{counts}{"wait$evil"} = 500;
+			$w->{counts}{$_} = 1 for qw(__proto__ constructor toString);
+		}
+	});
+	write_file('s3.html', with_doc($page, $hostile));
+	($status, $dom) = render('s3.html', 'hostile server names');
+	%drawn = $status =~ /(\w+):(\d+)/g;
+	is($drawn{waits}, $n, 'hostile server names: the wait events drawn');
+	unlike($dom, qr/<b id="evil">/, 'hostile server names: no element made of them');
+	ok(index($dom, '<tr><td>' . in_dom("wait$evil") . '</td><td>500</td>') >= 0, 'hostile server names: the event in the table');
+	ok(index($dom, '<div class="u-label">' . in_dom("wait$evil") . '</div>') >= 0, 'hostile server names: the event in the legend');
+	ok(index($dom, '<tr><td>' . $_ . '</td><td>1</td>') >= 0, "hostile server names: an event named $_") for qw(__proto__ constructor toString);
+	ok(index($dom, '<li>' . in_dom("note$evil") . '</li><li>constructor</li>') >= 0, 'hostile server names: the notes');
+	ok(index($dom, in_dom("app$evil")) >= 0, 'hostile server names: the application_name');
+	ok(index($dom, '<div class="check unchecked" id="commit-check">' . in_dom("commits not checked: because$evil") . '</div>') >= 0,
+		'hostile server names: why the commits were not checked');
+	like($dom, qr{<p class="note" id="not-monitored">the server was not monitored: the notes below say why</p>},
+		'not monitored: said so');
+	like($dom, qr{id="chart-tps" data-last="[^"]*" data-marks="2"}, 'a checkpoint of unknown start: marked too');
+	like($dom, qr{<tr><td>2</td><td class="text">unknown</td><td>6\.000</td><td class="text">–</td></tr>},
+		'a checkpoint of unknown start: in the table');
+
+	# --server-stats=off: no server figures anywhere
+	my $off = variant($ref, sub {
+		my ($d) = @_;
+		$d->{server_stats} = undef;
+		$_->{server} = $_->{host} = undef for @{ $d->{series}{points} };
+	});
+	write_file('s4.html', with_doc($page, $off));
+	($status, $dom) = render('s4.html', 'server stats off');
+	%drawn = $status =~ /(\w+):(\d+)/g;
+	ok(!exists $drawn{waits}, 'server stats off: no wait events chart');
+	is($drawn{cpu}, $n, 'server stats off: the client\'s CPU drawn');
+	unlike($dom =~ s{<script\b.*?</script>}{}gsr, qr/data-marks|>server processes<|>host busy/,
+		'server stats off: no checkpoint, server or host figure');
+	like($dom, qr{<h2>Server statistics</h2><p class="note">server statistics were off \(--server-stats=off\)</p>},
+		'server stats off: said so');
+	like($dom, qr{<p class="note">no wait events sampled</p>}, 'server stats off: no wait events, said so');
+
+	# a report of schema 3: no such members at all
+	my $old = variant($ref, sub {
+		my ($d) = @_;
+		$d->{schema_version} = 3;
+		delete $d->{server_stats};
+		delete @{$_}{qw(server host)} for @{ $d->{series}{points} };
+	});
+	write_file('s5.html', with_doc($page, $old));
+	($status, $dom) = render('s5.html', 'schema 3');
+	%drawn = $status =~ /(\w+):(\d+)/g;
+	ok(!exists $drawn{waits} && $drawn{cpu} == $n, 'schema 3: the client\'s CPU only');
+	like($dom, qr{<h2>Server statistics</h2><p class="note">not in this report \(written before the server statistics\)</p>},
+		'schema 3: said so');
 	return;
 }

@@ -164,7 +164,8 @@ add_inputs(merge_acc *acc, const merge_reading *rd, const json_ref *inputs, int 
 		if (e.v->kind != JSON_OBJECT)
 			return merge_bad(rd, &e, "expected an object, found %s", json_kind_name(e.v));
 		if (!merge_str(rd, &e, "file", &name) || !read_run_id(rd, &e, false, s.run_id) ||
-			!read_group(rd, &e, &s.group, &s.in_group) || !add_source(acc, rd, input, &s, &e))
+			!read_group(rd, &e, &s.group, &s.in_group) ||
+			!merge_read_server_of_input(rd, &e, &s) || !add_source(acc, rd, input, &s, &e))
 			return false;
 	}
 	return true;
@@ -192,7 +193,7 @@ merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc, mer
 		w->server_start_us = self.group.start_server_us;
 	}
 	if (!merged)
-		return add_source(acc, rd, input, &self, doc);
+		return merge_read_server_of_run(rd, doc, &self) && add_source(acc, rd, input, &self, doc);
 
 	/* a merged report's own id first: given twice, it is one run twice */
 	for (int i = 0; self.run_id[0] != '\0' && i < input; i++)

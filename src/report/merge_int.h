@@ -171,6 +171,16 @@ int			merge_report(merge_acc *acc, int nfiles, char *const *files, const char *j
  * twice and members that disagree on their group's size are refused.
  * false with rd->err filled.
  */
+/*
+ * merge_server.c: the server of a run's own report (its "server" and
+ * "server_stats") or of an entry of a merged report's "inputs" into s.
+ * Absent members (older reports) leave s unknown.  false with rd->err.
+ */
+bool		merge_read_server_of_run(const merge_reading *rd, const json_ref *doc,
+									 report_source *s);
+bool		merge_read_server_of_input(const merge_reading *rd, const json_ref *entry,
+									   report_source *s);
+
 bool		merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc,
 						   merge_window *w);
 

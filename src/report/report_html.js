@@ -3,7 +3,9 @@
  * embedded in it (doc/report-json.md) with uPlot, loaded before this
  * script.  No network access.  When done, #status lists each chart and
  * its number of points ("ok tps:8 latency:8 ..."), or "error: ..." (the
- * browser test reads it; doc/report-html.md).
+ * browser test reads it; doc/report-html.md).  Names that come from the
+ * server (wait events, the monitor's notes, application_name) are data
+ * like any other: text, never markup.
  */
 (function () {
 	"use strict";
@@ -37,6 +39,18 @@
 		});
 		return e;
 	}
+	/* a member of an object parsed from the document, never an inherited one ("constructor") */
+	function own(o, k) {
+		return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+	}
+	/* the members of objects of numbers, added: a map with no prototype, so any name is a name */
+	function addCounts(objs) {
+		var m = Object.create(null);
+		objs.forEach(function (o) {
+			Object.keys(o).forEach(function (k) { m[k] = (m[k] || 0) + (o[k] || 0); });
+		});
+		return m;
+	}
 	function fmt(v, digits) {
 		if (v === null || v === undefined) return "–";
 		if (typeof v !== "number") return String(v);
@@ -63,11 +77,18 @@
 		root.appendChild(el("p", {"class": "note"}, [text]));
 	}
 
+	var colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+
 	/*
 	 * One uPlot chart: x values, series [{label, values}], axis labels.
 	 * opts.partialLast: the last point covers a partial interval; each
 	 * series then ends one point early and a dashed twin draws its last
-	 * segment, labelled "(last interval partial)".
+	 * segment, labelled "(last interval partial)".  opts.stacked: each
+	 * series is drawn on those before it (the first at the bottom): uPlot
+	 * does not stack, so a series is drawn at the sum of it and those
+	 * below, filled down to the one below (a band), its legend showing
+	 * its own value.  opts.plugins: uPlot plugins (checkpointMarks).
 	 */
 	function chart(name, title, x, series, opts) {
 		opts = opts || {};
@@ -85,26 +106,76 @@
 		var box = el("div", {"class": "chart", "id": "chart-" + name, "data-last": last === null ? "" : last});
 		root.appendChild(el("h3", {}, [title]));
 		root.appendChild(box);
-		var colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
+		var data = series.map(function (s) { return s.values; });
+		var y = {distr: opts.logY ? 3 : 1}, bands = [];
+		if (opts.stacked) {
+			var sums = x.map(function () { return 0; });
+			data = series.map(function (s) {
+				return s.values.map(function (v, i) { return v === null ? null : (sums[i] += v); });
+			});
+			bands = series.slice(1).map(function (s, k) { return {series: [k + 2, k + 1]}; });
+			y = {range: function (self, min, max) { return [0, max > 0 ? max * 1.05 : 1]; }};
+		}
 		var u = new uPlot({
 			width: Math.min(960, (root.clientWidth || 960)),
 			height: 260,
-			scales: {x: {time: false, distr: opts.logX ? 3 : 1}, y: {distr: opts.logY ? 3 : 1}},
+			scales: {x: {time: false, distr: opts.logX ? 3 : 1}, y: y},
 			axes: [{label: opts.xLabel || "seconds since start"}, {label: opts.yLabel || ""}],
+			bands: bands,
+			plugins: opts.plugins || [],
 			series: [{label: opts.xLabel || "t"}].concat(series.map(function (s, i) {
 				var c = colors[(s.color !== undefined ? s.color : i) % colors.length];
 				var d = {label: s.label, stroke: c, width: 1.5,
 						 spanGaps: false, points: {show: x.length < 60}};
 				if (s.dash) d.dash = s.dash;
+				if (opts.stacked) {
+					d.fill = c + "99";
+					d.value = function (self, v, si, di) { return di === null ? "--" : fmt(s.values[di], 2); };
+				}
 				if (opts.bars && uPlot.paths && uPlot.paths.bars) {
 					d.paths = uPlot.paths.bars({size: [0.9, 40]});
 					d.fill = c + "88";
 				}
 				return d;
 			}))
-		}, [x].concat(series.map(function (s) { return s.values; })), box);
+		}, [x].concat(data), box);
 		drawn.push({name: name, points: u.data[0].length});
 		return u;
+	}
+
+	/*
+	 * A uPlot plugin that shades the run's checkpoints ([{start_s,
+	 * ended_by_s}], server_stats.checkpoints) behind the series: from
+	 * the start to the end of the interval it was seen to end in, or a
+	 * line there when its start is unknown.  The chart's box says how
+	 * many it drew in data-marks (the browser test reads it).
+	 */
+	function checkpointMarks(checkpoints) {
+		return {hooks: {drawClear: [function (u) {
+			var ctx = u.ctx, left = u.bbox.left, right = u.bbox.left + u.bbox.width, n = 0;
+			ctx.save();
+			ctx.fillStyle = "rgba(120, 120, 120, 0.18)";
+			ctx.strokeStyle = "rgba(90, 90, 90, 0.75)";
+			ctx.lineWidth = 2;
+			checkpoints.forEach(function (c) {
+				var x1 = u.valToPos(c.ended_by_s, "x", true);
+				var x0 = c.start_s === null ? x1 : u.valToPos(c.start_s, "x", true);
+				if (!(x1 >= left) || !(x0 <= right)) return;
+				x0 = Math.max(x0, left);
+				x1 = Math.min(x1, right);
+				if (x1 - x0 >= 2)
+					ctx.fillRect(x0, u.bbox.top, x1 - x0, u.bbox.height);
+				else {
+					ctx.beginPath();
+					ctx.moveTo(x1, u.bbox.top);
+					ctx.lineTo(x1, u.bbox.top + u.bbox.height);
+					ctx.stroke();
+				}
+				n++;
+			});
+			ctx.restore();
+			u.root.parentNode.setAttribute("data-marks", String(n));
+		}]}};
 	}
 
 	/* Bucket bounds of the log-linear histogram (include/pgbench/stats/histogram.h). */
@@ -213,6 +284,7 @@
 		var m = {t_s: b.t_s, interval_s: a.interval_s + b.interval_s, lag_ms: null};
 		["processed", "failures", "retries", "skipped"].forEach(function (k) { m[k] = a[k] + b[k]; });
 		m.tps = m.processed / m.interval_s;
+		mergeSides(m, a, b);
 		if (!a.processed || !b.processed || !a.histogram || !b.histogram) {
 			var only = a.processed ? a : b;
 			m.latency_ms = only.latency_ms;
@@ -231,11 +303,33 @@
 		[50, 90, 99, 99.9].forEach(function (q) { m.latency_ms["p" + q] = bucketPercentile(h, q, subBits) / 1000; });
 		if (a.lag_ms && b.lag_ms)
 			m.lag_ms = {average: (a.lag_ms.average * a.processed + b.lag_ms.average * b.processed) / m.processed};
+		return m;
+	}
+
+	/*
+	 * What the charts draw of two consecutive points' client, server and
+	 * host, as one point's: CPU seconds and wait event samples added
+	 * (a CPU figure only when both points have it: it is per second of
+	 * both intervals; wait events are per sample, so one point's will do).
+	 */
+	function mergeSides(m, a, b) {
 		if (a.client && b.client)
 			m.client = {cpu_user_s: a.client.cpu_user_s + b.client.cpu_user_s,
 				cpu_system_s: a.client.cpu_system_s + b.client.cpu_system_s,
 				busiest_thread_cpu_pct: Math.max(a.client.busiest_thread_cpu_pct, b.client.busiest_thread_cpu_pct)};
-		return m;
+		if (a.host && b.host && a.host.cpu_s && b.host.cpu_s)
+			m.host = {cpus: b.host.cpus, cpu_s: addCounts([a.host.cpu_s, b.host.cpu_s])};
+		var sa = a.server || {}, sb = b.server || {};
+		if (!a.server && !b.server)
+			return;
+		var wa = sa.wait_events, wb = sb.wait_events;
+		m.server = {
+			wait_events: wa && wb ? {samples: wa.samples + wb.samples, counts: addCounts([wa.counts, wb.counts]),
+				other: wa.other + wb.other} : wa || wb || null,
+			processes: sa.processes && sb.processes ? {count: sb.processes.count,
+				cpu_user_s: sa.processes.cpu_user_s + sb.processes.cpu_user_s,
+				cpu_system_s: sa.processes.cpu_system_s + sb.processes.cpu_system_s} : null
+		};
 	}
 
 	/*
@@ -278,6 +372,92 @@
 		if (sv.unreadable.length) note("not readable by this role: " + sv.unreadable.join(", "));
 	}
 
+	/*
+	 * The run as the server saw it (doc/report-json.md, "server_stats"):
+	 * the commit check, the counters over the run, the checkpoints, the
+	 * wait events and the monitor's notes.
+	 */
+	function serverStats(doc) {
+		var ss = doc.server_stats;
+		section("Server statistics");
+		if (!ss) {
+			note(ss === undefined ? "not in this report (written before the server statistics)" :
+				doc.inputs ? "a merged report: each run's server statistics are in its own report" :
+				"server statistics were off (--server-stats=off)");
+			return;
+		}
+		if (!ss.monitored)
+			root.appendChild(el("p", {"class": "note", id: "not-monitored"},
+				["the server was not monitored" + (ss.notes.length ? ": the notes below say why" : "")]));
+		commitCheck(ss.commits);
+		var yes = function (b) { return b ? "yes" : "no"; };
+		root.appendChild(table("server-stats", null, [
+			["monitored", yes(ss.monitored)],
+			["the run's application_name", ss.application_name === null ? "–" : ss.application_name],
+			["server on this host", yes(ss.local)],
+			["wait event samples", ss.wait_events ? ss.wait_events.samples + " (every " + fmt(ss.sample_interval_ms, 0) + " ms)" : "–"],
+			["the monitor's own commits (taken out)", ss.own_commits],
+			["counts settled after the run", yes(ss.settled)]
+		]));
+		root.appendChild(el("h3", {}, ["The server's counters over the run"]));
+		if (ss.totals) {
+			var dur = doc.duration_s;
+			root.appendChild(el("div", {"class": "counter-groups"}, Object.keys(ss.totals).map(function (g) {
+				var c = ss.totals[g];
+				return table("counters", [g, "over the run", "per second"], Object.keys(c).map(function (k) {
+					var ms = /_time$/.test(k);
+					return [k + (ms ? " (ms)" : ""), fmt(c[k], ms ? 1 : undefined),
+						dur > 0 && typeof c[k] === "number" ? fmt(c[k] / dur, 1) : "–"];
+				}));
+			})));
+		} else
+			note("the server's counters over the run could not be read");
+		root.appendChild(el("h3", {}, ["Checkpoints"]));
+		if (ss.checkpoints && ss.checkpoints.length)
+			root.appendChild(table("checkpoints", ["#", "began (s)", "ended by (s)", "took at most (s)"],
+				ss.checkpoints.map(function (c, i) {
+					return [i + 1, c.start_s === null ? "unknown" : fmt(c.start_s) + (c.start_s < 0 ? " (before the run)" : ""),
+						fmt(c.ended_by_s), c.start_s === null ? "–" : fmt(c.ended_by_s - c.start_s)];
+				})));
+		else
+			note("no checkpoint ended during the run");
+		if (ss.checkpoints_truncated) note("more than 256 checkpoints: the rest are not listed");
+		root.appendChild(el("h3", {}, ["Wait events over the run"]));
+		var w = ss.wait_events, seen = w ? Object.keys(w.counts).sort(function (a, b) {
+			return w.counts[b] - w.counts[a] || (a < b ? -1 : a > b ? 1 : 0);
+		}) : [];
+		if (w && w.samples > 0 && (seen.length || w.other)) {
+			var all = seen.reduce(function (n, k) { return n + w.counts[k]; }, w.other || 0);
+			var rows = seen.map(function (k) { return [k, w.counts[k]]; });
+			if (w.other) rows.push(["other", w.other]);
+			root.appendChild(table("waits", ["wait event", "seen (backends × samples)", "backends on average", "% of all seen"],
+				rows.map(function (r) { return [r[0], r[1], fmt(r[1] / w.samples, 2), fmt(100 * r[1] / all, 1)]; })));
+		} else
+			note(w && w.samples > 0 ? "no backend of the run was seen in " + w.samples + " samples" : "no wait events sampled");
+		if (ss.notes.length) {
+			root.appendChild(el("h3", {}, ["Notes of the monitor"]));
+			root.appendChild(el("ul", {"class": "notes"}, ss.notes.map(function (n) { return el("li", {}, [n]); })));
+		}
+	}
+
+	/* The commit check: agreed, did not (a warning), or why it was not made. */
+	function commitCheck(c) {
+		var text, cls;
+		if (!c || !c.checked) {
+			cls = "unchecked";
+			text = "commits not checked: " + (c && c.not_checked_because ? c.not_checked_because : "unknown reason");
+		} else {
+			cls = c.agrees ? "agrees" : "disagrees";
+			text = (c.agrees ? "commits agree: " : "commits do not agree: ") + "the server counted " + c.server +
+				" commits on the database during the run, " + c.expected + " were expected from the transactions processed" +
+				" (a difference of " + c.difference + "; " + c.explained + " would be explained)";
+		}
+		root.appendChild(el("div", {"class": "check " + cls, id: "commit-check"}, [text]));
+		if (c && c.checked)
+			root.appendChild(table("commits", ["server", "expected", "difference", "explained", "agrees"],
+				[[c.server, c.expected, c.difference, c.explained, c.agrees ? "yes" : "no"]]));
+	}
+
 	/* --reconnect: the clients' outages (doc/report-json.md, "reconnect") */
 	function reconnects(doc) {
 		var r = doc.reconnect;
@@ -295,6 +475,92 @@
 		]));
 	}
 
+	/* The run's checkpoints, as the charts over time mark them ([] when none or not monitored). */
+	function checkpointsOf(doc) {
+		return doc.server_stats && doc.server_stats.checkpoints ? doc.server_stats.checkpoints : [];
+	}
+
+	/*
+	 * The run's backends' wait events per interval, stacked: each of the
+	 * run's most seen events (by their count over the points drawn), its
+	 * count over the interval's samples (backends in it on average), the
+	 * rest as "other".  No value where an interval was not sampled.
+	 * Returns false, and draws nothing, when no sample saw a backend.
+	 */
+	var TOP_WAITS = 8;
+	function waitChart(pts, x, o) {
+		var sampled = pts.filter(function (p) {
+			return p.server && p.server.wait_events && p.server.wait_events.samples > 0;
+		});
+		var total = addCounts(sampled.map(function (p) { return p.server.wait_events.counts; }));
+		var names = Object.keys(total).sort(function (a, b) {
+			return total[b] - total[a] || (a < b ? -1 : a > b ? 1 : 0);
+		});
+		var top = names.slice(0, TOP_WAITS);
+		var perSample = function (f) {
+			return pts.map(function (p) {
+				var w = p.server && p.server.wait_events;
+				return w && w.samples > 0 ? f(w) / w.samples : null;
+			});
+		};
+		var series = top.map(function (k) {
+			return {label: k, values: perSample(function (w) { return own(w.counts, k) || 0; })};
+		});
+		var rest = perSample(function (w) {
+			return Object.keys(w.counts).reduce(function (n, k) {
+				return top.indexOf(k) < 0 ? n + (w.counts[k] || 0) : n;
+			}, w.other || 0);
+		});
+		if (rest.some(function (v) { return v > 0; }))
+			series.push({label: "other", values: rest});
+		if (!series.length)
+			return false;
+		chart("waits", "Wait events of the run's backends (backends in each on average, stacked)", x, series,
+			{yLabel: "backends", stacked: true, plugins: o.plugins});
+		return true;
+	}
+
+	/* The host's CPUs busy in a point's interval, in % of one CPU: all but idle and iowait. */
+	function hostBusy(p) {
+		var c = p.host && p.host.cpu_s;
+		if (!c) return null;
+		var all = Object.keys(c).reduce(function (n, k) { return n + (c[k] || 0); }, 0);
+		return all > 0 ? 100 * p.host.cpus * (all - (c.idle || 0) - (c.iowait || 0)) / all : null;
+	}
+
+	/*
+	 * CPU per interval, in % of one CPU (CPU seconds per second of the
+	 * interval): the client's user and system time and its busiest
+	 * worker thread, a local server's processes, and this host's busy
+	 * CPUs.  Returns false when no point has any of them.
+	 */
+	function cpuChart(doc, pts, x, o) {
+		var col = function (f) { return pts.map(f); };
+		var perSecond = function (f) {
+			return col(function (p) { var v = f(p); return v === null || !(p.interval_s > 0) ? null : 100 * v / p.interval_s; });
+		};
+		var series = [];
+		if (pts.some(function (p) { return p.client; }))
+			series.push({label: "client user", values: perSecond(function (p) { return p.client ? p.client.cpu_user_s : null; })},
+				{label: "client system", values: perSecond(function (p) { return p.client ? p.client.cpu_system_s : null; })},
+				{label: "busiest worker thread", values: col(function (p) { return p.client ? p.client.busiest_thread_cpu_pct : null; })});
+		if (pts.some(function (p) { return p.server && p.server.processes; }))
+			series.push({label: "server processes", values: perSecond(function (p) {
+				var s = p.server && p.server.processes;
+				return s ? s.cpu_user_s + s.cpu_system_s : null;
+			})});
+		var withHost = pts.filter(function (p) { return p.host; });
+		if (withHost.length)
+			series.push({label: "host busy (" + withHost[0].host.cpus + " CPUs)", values: col(hostBusy)});
+		if (!series.length)
+			return false;
+		chart("cpu", "CPU (% of one CPU)", x, series, Object.assign({yLabel: "%"}, o));
+		var ss = doc.server_stats;
+		if (ss && ss.monitored && !ss.local)
+			note("the server is not on this host: its processes' CPU is not measured");
+		return true;
+	}
+
 	function overTime(doc) {
 		var series = doc.series;
 		section("Over time");
@@ -305,7 +571,9 @@
 		var iv = series.interval_s;
 		var drawnAs = drawnPoints(series, series.sub_bucket_bits !== undefined ? series.sub_bucket_bits :
 			doc.latency_histogram ? doc.latency_histogram.sub_bucket_bits : 7);
-		var pts = drawnAs.pts, o = {partialLast: drawnAs.last === "partial"};
+		var marks = checkpointsOf(doc);
+		var pts = drawnAs.pts, o = {partialLast: drawnAs.last === "partial",
+			plugins: marks.length ? [checkpointMarks(marks)] : []};
 		var x = pts.map(function (p) { return p.t_s; });
 		var col = function (f) { return pts.map(f); };
 		/* a count per interval, of a shorter or longer one scaled to the interval */
@@ -315,6 +583,9 @@
 		if (drawnAs.text) note(drawnAs.text);
 		chart("tps", "Transactions per second (interval " + iv + " s)", x,
 			[{label: "tps", values: col(function (p) { return p.tps; })}], Object.assign({yLabel: "tps"}, o));
+		if (marks.length)
+			note("shaded in the charts over time: " + (marks.length === 1 ? "the run's checkpoint" : "the run's " + marks.length +
+				" checkpoints") + ", from the start to the end of the interval it was seen to end in (a line there when the start is unknown)");
 		chart("latency", "Latency percentiles (ms)", x,
 			["p50", "p90", "p99", "p99.9", "max"].map(function (k) {
 				return {label: k, values: col(function (p) { return p.latency_ms[k]; })};
@@ -329,17 +600,11 @@
 				Object.assign({yLabel: "ms"}, o));
 		} else
 			note("no -R: no schedule lag");
-		if (pts.some(function (p) { return p.client; })) {
-			/* CPU seconds per second of the interval: 100% is one CPU */
-			var share = function (k) {
-				return col(function (p) { return p.client && p.interval_s > 0 ? 100 * p.client[k] / p.interval_s : null; });
-			};
-			chart("client", "Client CPU (% of one CPU)", x,
-				[{label: "user", values: share("cpu_user_s")}, {label: "system", values: share("cpu_system_s")},
-				 {label: "busiest worker thread", values: col(function (p) { return p.client ? p.client.busiest_thread_cpu_pct : null; })}],
-				Object.assign({yLabel: "%"}, o));
-		} else
-			note("no client CPU recorded");
+		if (!waitChart(pts, x, o))
+			note(pts.some(function (p) { return p.server && p.server.wait_events; }) ?
+				"no backend of the run was seen in a wait event sample" : "no wait events sampled");
+		if (!cpuChart(doc, pts, x, o))
+			note("no CPU recorded");
 	}
 
 	function distribution(doc) {
@@ -404,6 +669,7 @@
 		else {
 			summary(doc, outcome);
 			server(doc);
+			serverStats(doc);
 			reconnects(doc);
 			overTime(doc);
 			distribution(doc);

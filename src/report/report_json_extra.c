@@ -383,6 +383,7 @@ put_source(json_writer *jw, const report_source *rs)
 	put_str(jw, "file", rs->file);
 	put_str(jw, "run_id", rs->run_id[0] != '\0' ? rs->run_id : NULL);
 	put_rendezvous(jw, rs->in_group ? &rs->group : NULL, false);
+	report_json_source_server(jw, rs);
 	close_block(jw, '}');
 }
 
@@ -420,6 +421,7 @@ report_json_fleet(json_writer *jw, const report_figures *f)
 	put_exact(jw, "lag_sum_us", e->lag_sum_us);
 	close_block(jw, '}');
 	put_inputs(jw, e);
+	report_json_servers(jw, f);
 }
 
 void

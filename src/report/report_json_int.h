@@ -73,6 +73,14 @@ void		report_json_client(json_writer *jw, const report_figures *f);
  * monitor ran, so the wait events were sampled).
  */
 void		report_json_server_stats(json_writer *jw, const report_figures *f);
+
+/*
+ * A merged report: an input's server ("system_identifier",
+ * "server_totals"), and the top-level "servers", each server once (null
+ * for a run of its own).
+ */
+void		report_json_source_server(json_writer *jw, const report_source *rs);
+void		report_json_servers(json_writer *jw, const report_figures *f);
 void		report_json_point_server(json_writer *jw, const timeline_record *r, bool monitored);
 void		report_json_histogram(json_writer *jw, const report_figures *f);
 

@@ -312,3 +312,66 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 	close_block(jw, ']');
 	close_block(jw, '}');
 }
+
+/* ---- a merged report ---------------------------------------------------- */
+
+void
+report_json_source_server(json_writer *jw, const report_source *rs)
+{
+	put_str(jw, "system_identifier", rs->system_identifier[0] != '\0' ? rs->system_identifier : NULL);
+	if (rs->has_server_totals)
+		put_counters(jw, "server_totals", rs->server_present, rs->server_totals);
+	else
+		put_null(jw, "server_totals");
+}
+
+/*
+ * Each server once: the runs that went to one system identifier share its
+ * figures (those of the first run that has them); runs whose server is
+ * unknown are each a server of their own.
+ */
+void
+report_json_servers(json_writer *jw, const report_figures *f)
+{
+	const figures_extra *e = &f->extra;
+
+	if (e->sources == NULL || e->nsources == 0)
+	{
+		put_null(jw, "servers");
+		return;
+	}
+	open_block(jw, "servers", '[');
+	for (int i = 0; i < e->nsources; i++)
+	{
+		const report_source *s = &e->sources[i];
+		const report_source *with = s->has_server_totals ? s : NULL;
+		int			instances = 1;
+		bool		seen = false;
+
+		if (s->system_identifier[0] != '\0')
+		{
+			for (int k = 0; k < i && !seen; k++)
+				seen = strcmp(e->sources[k].system_identifier, s->system_identifier) == 0;
+			if (seen)
+				continue;
+			for (int k = i + 1; k < e->nsources; k++)
+			{
+				if (strcmp(e->sources[k].system_identifier, s->system_identifier) != 0)
+					continue;
+				instances++;
+				if (with == NULL && e->sources[k].has_server_totals)
+					with = &e->sources[k];
+			}
+		}
+		open_block(jw, NULL, '{');
+		put_str(jw, "system_identifier", s->system_identifier[0] != '\0' ? s->system_identifier : NULL);
+		put_int(jw, "instances", instances);
+		put_str(jw, "totals_from", with != NULL ? with->file : NULL);
+		if (with != NULL)
+			put_counters(jw, "totals", with->server_present, with->server_totals);
+		else
+			put_null(jw, "totals");
+		close_block(jw, '}');
+	}
+	close_block(jw, ']');
+}

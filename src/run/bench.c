@@ -57,6 +57,7 @@ typedef struct bench_state
 	server_monitor *mon;		/* --server-stats: the monitoring connection */
 	server_run	srun;			/* ... and what it found over the run */
 	metrics_server *metrics;	/* --metrics-listen */
+	pid_t		setup_pid;		/* the set-up connection's backend */
 	server_info server;			/* a report file: the server's identity and
 								 * settings, read before the run */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
@@ -162,6 +163,7 @@ setup_database(bench_state *bs, random_seed *seed, table_info *info)
 		if (!opts->no_vacuum)
 			setup_vacuum_tables(conn, opts->vacuum_all, bs->shared.stop_fd);
 	}
+	bs->setup_pid = (pid_t) PQbackendPID(conn);
 	PQfinish(conn);
 	return ok && interrupt_signal() == 0;
 }
@@ -766,7 +768,8 @@ bench_run(const pgb_options *opts)
 	if (bs.cfg.server_stats)
 		bs.mon = monitor_open(&(monitor_setup) {
 			.params = &bs.cfg.params, .nclients = bs.cfg.nclients,
-			.sample_us = bs.cfg.server_sample_us, .stop_fd = bs.shared.stop_fd}, &bs.srun);
+			.sample_us = bs.cfg.server_sample_us, .stop_fd = bs.shared.stop_fd,
+			.setup_pid = bs.setup_pid}, &bs.srun);
 	if (!run_workers(&bs, &start_time))
 		goto done;
 	/* a failed wait at the rendezvous, before anything the ending prints */

@@ -103,16 +103,20 @@ exec_value(server_monitor *m, const char *sql, char *buf, size_t len)
 }
 
 /*
- * Wait up to MONITOR_WAIT_US for the run's sessions (the set-up
- * connection's, the clients') to be gone; false when some stay.
+ * Wait up to MONITOR_WAIT_US for sessions to be gone: the run's (the
+ * clients') when pid is 0, else the one of that pid (the set-up
+ * connection's); false when some stay.
  */
 static bool
-wait_sessions_gone(server_monitor *m)
+wait_sessions_gone(server_monitor *m, pid_t pid)
 {
 	pg_time_usec_t deadline = pgb_time_now() + MONITOR_WAIT_US;
-	char		n[32];
+	char		n[32],
+				sql[128];
 
-	while (exec_value(m, m->sql.count, n, sizeof(n)))
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE pid = %d",
+			 (int) pid);
+	while (exec_value(m, pid > 0 ? sql : m->sql.count, n, sizeof(n)))
 	{
 		if (strcmp(n, "0") == 0)
 			return true;
@@ -247,6 +251,7 @@ monitor_open(const monitor_setup *setup, server_run *run)
 	server_monitor *m;
 	char		errbuf[1024];
 	char		app_literal[160];
+	char		count[32];
 	pid_t		backend = -1;
 
 	run->on = true;
@@ -271,7 +276,10 @@ monitor_open(const monitor_setup *setup, server_run *run)
 		return NULL;
 	}
 	find_local(m, backend);
-	if (!wait_sessions_gone(m) && !m->broken)
+	/* the set-up connection's session must end first: its counts then go in */
+	if (setup->setup_pid > 0)
+		(void) wait_sessions_gone(m, setup->setup_pid);
+	if (!m->broken && exec_value(m, m->sql.count, count, sizeof(count)) && strcmp(count, "0") != 0)
 	{
 		run->others = true;
 		monitor_note(run, "other sessions named \"%s\" use this database: the wait events"
@@ -336,7 +344,8 @@ monitor_finish(server_monitor *m)
 	drain(m);
 	if (m->broken)
 		return;
-	if (!wait_sessions_gone(m) && !m->broken && !run->others)
+	/* with other sessions of the run's name, theirs may last: no wait */
+	if (!run->others && !wait_sessions_gone(m, 0) && !m->broken)
 		monitor_note(run, "%s", "the run's sessions had not all ended when the counters"
 					 " were read after it");
 	if (!settled_read(m, &a))

@@ -74,6 +74,10 @@ typedef struct report_source
 	bool		in_group;		/* it ran under --rendezvous: */
 	rendezvous_info group;		/* group, size, member and start_server_us
 								 * set; the clock fields 0 */
+	char		system_identifier[24];	/* its server's; "": unknown */
+	bool		has_server_totals;	/* the server's counters over the run */
+	uint64_t	server_present; /* bit per counter read */
+	double		server_totals[SRV_NCOUNTERS];
 } report_source;
 
 /* Everything the report shows, gathered by the orchestrator after join. */

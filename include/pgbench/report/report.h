@@ -26,7 +26,7 @@ void		report_print(FILE *out, const report_figures *f);
  * oldest one --merge-reports still reads (the members it reads are the
  * same in both).
  */
-#define REPORT_JSON_SCHEMA_VERSION 4
+#define REPORT_JSON_SCHEMA_VERSION 5
 #define REPORT_JSON_SCHEMA_OLDEST 2
 /* How a run ended: --report-json's "outcome" (doc/report-json.md). */
 typedef enum report_outcome

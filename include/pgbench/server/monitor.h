@@ -73,14 +73,16 @@ typedef struct monitor_setup
 	int			nclients;		/* slots the clients will take */
 	pg_time_usec_t sample_us;	/* wait event sampling; 0: none */
 	int			stop_fd;		/* readable once a signal came; -1: none */
+	pid_t		setup_pid;		/* the set-up connection's backend, which
+								 * has just ended; 0: none */
 } monitor_setup;
 
 typedef struct server_monitor server_monitor;
 
 /*
- * Connect, learn what this server has, wait for the sessions of the run's
- * name to be gone (the set-up connection), and read the counters before
- * the run.  NULL when the monitor cannot run: run->notes say why.  Call
+ * Connect, learn what this server has, wait for the set-up connection's
+ * session to be gone, see whether other sessions have the run's name, and
+ * read the counters before the run.  NULL when the monitor cannot run: run->notes say why.  Call
  * before the clients connect.
  */
 server_monitor *monitor_open(const monitor_setup *setup, server_run *run);
