@@ -47,15 +47,15 @@ put_counters(json_writer *jw, const char *key, uint64_t present, const double *v
 }
 
 static void
-put_waits(json_writer *jw, const timeline_server *s)
+put_waits(json_writer *jw, int64_t samples, const timeline_wait *waits, int n, int64_t other)
 {
 	open_block(jw, "wait_events", '{');
-	put_int(jw, "samples", s->wait_samples);
+	put_int(jw, "samples", samples);
 	open_block(jw, "counts", '{');
-	for (int i = 0; i < s->nwaits && i < TIMELINE_NWAITS; i++)
-		put_int(jw, s->waits[i].name, s->waits[i].count);
+	for (int i = 0; i < n; i++)
+		put_int(jw, waits[i].name, waits[i].count);
 	close_block(jw, '}');
-	put_int(jw, "other", s->waits_other);
+	put_int(jw, "other", other);
 	close_block(jw, '}');
 }
 
@@ -115,7 +115,8 @@ report_json_point_server(json_writer *jw, const timeline_record *r, bool monitor
 		else
 			put_null(jw, "checkpoint_start_s");
 		if (monitored)
-			put_waits(jw, s);
+			put_waits(jw, s->wait_samples, s->waits,
+					  s->nwaits < TIMELINE_NWAITS ? s->nwaits : TIMELINE_NWAITS, s->waits_other);
 		else
 			put_null(jw, "wait_events");
 		put_processes(jw, s);
@@ -271,14 +272,7 @@ put_run_sums(json_writer *jw, run_server_sum *sum)
 	close_block(jw, ']');
 	put_bool(jw, "checkpoints_truncated", sum->checkpoints_truncated);
 	qsort(sum->events, (size_t) sum->nevents, sizeof(sum->events[0]), event_desc);
-	open_block(jw, "wait_events", '{');
-	put_int(jw, "samples", sum->samples);
-	open_block(jw, "counts", '{');
-	for (int i = 0; i < sum->nevents; i++)
-		put_int(jw, sum->events[i].name, sum->events[i].count);
-	close_block(jw, '}');
-	put_int(jw, "other", sum->other);
-	close_block(jw, '}');
+	put_waits(jw, sum->samples, sum->events, sum->nevents, sum->other);
 }
 
 void

@@ -141,3 +141,24 @@ tap_stderr_release(char *buf, size_t len)
 	caught = NULL;
 	return n;
 }
+
+char *
+tap_read_source(const char *dir, const char *name, size_t *len)
+{
+	char		path[1024];
+	FILE	   *in;
+	char	   *text;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((in = fopen(path, "r")) == NULL)
+		return NULL;
+	if ((text = malloc(1 << 20)) == NULL)
+	{
+		fclose(in);
+		return NULL;
+	}
+	*len = fread(text, 1, (1 << 20) - 1, in);
+	text[*len] = '\0';
+	fclose(in);
+	return text;
+}

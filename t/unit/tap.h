@@ -28,6 +28,12 @@ void		tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void		tap_stderr_catch(void);
 long		tap_stderr_release(char *buf, size_t len);
 
+/*
+ * The whole file dir/name (a test's source tree, argv[1]), NUL-terminated
+ * and malloc'd, at most 1 MiB of it; NULL when unreadable.
+ */
+char	   *tap_read_source(const char *dir, const char *name, size_t *len);
+
 /* Print the plan "1..N" and return the exit status (0 when all passed). */
 int			tap_done(void);
 

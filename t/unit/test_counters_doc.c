@@ -16,30 +16,12 @@
 
 static const char *srcdir = ".";
 
-/* A whole file of the source tree, NUL-terminated (malloc'd); NULL if unreadable. */
-static char *
-read_source(const char *name, size_t *len)
-{
-	char		path[1024];
-	FILE	   *in;
-	char	   *text;
-
-	snprintf(path, sizeof(path), "%s/%s", srcdir, name);
-	if ((in = fopen(path, "r")) == NULL)
-		return NULL;
-	text = malloc(1 << 20);
-	*len = fread(text, 1, (1 << 20) - 1, in);
-	text[*len] = '\0';
-	fclose(in);
-	return text;
-}
-
 /* The table's rows, "| `group` | `key` | unit |", in the declaration's order. */
 static void
 test_doc(void)
 {
 	size_t		len;
-	char	   *text = read_source("doc/report-json.md", &len);
+	char	   *text = tap_read_source(srcdir, "doc/report-json.md", &len);
 	const char *p = text != NULL ? strstr(text, "### The server's counters") : NULL;
 	int			n = 0;
 
@@ -76,7 +58,7 @@ static void
 test_schema(void)
 {
 	size_t		len;
-	char	   *text = read_source("doc/report-json.schema.json", &len);
+	char	   *text = tap_read_source(srcdir, "doc/report-json.schema.json", &len);
 	char		why[256];
 	json_doc	doc;
 	const json_value *groups;
