@@ -110,6 +110,11 @@ Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
   --report-html=FILE       also write the final report as an HTML page to FILE
+  --server-stats=on|off    record the server's side with a report file (default: on)
+  --server-sample-interval=MS
+                           sample wait events every MS ms (default: 100)
+  --metrics-listen=ADDR:PORT
+                           serve live metrics (Prometheus format) on ADDR:PORT
   --rendezvous=NAME:N      start together with the other N-1 instances of group NAME
   --rendezvous-timeout=SECONDS
                            give up the rendezvous after SECONDS (default: 60)
