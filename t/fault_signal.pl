@@ -143,13 +143,14 @@ for my $case ([ 'INT', 130 ], [ 'TERM', 143 ])
 # ---- a second signal ----------------------------------------------------------
 
 # A run whose statement is in flight behind a proxy that passes on the
-# set-up and client connections and holds every later one without a word:
+# set-up, monitoring (--server-stats, on with the report file) and client
+# connections and holds every later one without a word:
 # the first SIGINT cancels, and the cancel request waits for that silent
 # "server"; the second SIGINT ends the process at once, without a report.
 {
 	my $sockdir = tempdir('pgbsock_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 	my $pid = start_proxy(path => "$sockdir/.s.PGSQL.5999", target => $node->host . '/.s.PGSQL.' . $node->port,
-		forward => 2);
+		forward => 3);
 	my $sleep = write_file("$dir/sleep2.sql", "select pg_sleep(300);\n");
 	my ($o, $e) = ('', '');
 	my $h = IPC::Run::start([ our_pgbench_path(), '-n', '-f', $sleep, '-t', '1', '-h', $sockdir,
