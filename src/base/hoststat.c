@@ -371,7 +371,8 @@ disk_is_counted(const char *name)
 			*c = '!';
 	if (access(path, F_OK) != 0)
 		return false;
-	strcat(path, "/slaves");
+	/* room for it was kept above */
+	memcpy(path + strlen(path), "/slaves", sizeof("/slaves"));
 	d = opendir(path);
 	if (d == NULL)
 		return true;

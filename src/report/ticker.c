@@ -354,7 +354,7 @@ wait_until(ticker_state *ts, stats_gate *gate, pg_time_usec_t deadline)
 	};
 	pfd[1].fd = monitor_socket(ts->mon, &pfd[1].events);
 	nmetrics = metrics_pollfds(ts->metrics, &pfd[2]);
-	if (ppoll(pfd, (nfds_t) (2 + nmetrics), &ts_wait, NULL) < 0)
+	if (ppoll(pfd, (nfds_t) 2 + (nfds_t) nmetrics, &ts_wait, NULL) < 0)
 		return;					/* a signal: the caller looks */
 	if (pfd[0].revents & POLLIN)
 	{
