@@ -231,6 +231,10 @@ sub hostile_pages
 	}
 	like($dom, qr{<h2>Server statistics</h2><p class="note">a merged report: each run's server statistics are in its own report</p>},
 		'merged: no server statistics, and why');
+	# both runs went to one server: its figures once, from the first report
+	my $sid = decode_json(slurp('h.json'))->{server}{system_identifier};
+	like($dom, qr{<h3>Servers of the merged runs</h3><table class="servers">.*?<td>\Q$sid\E</td><td>2</td><td class="text">h\.json</td><td>\d+</td>}s,
+		'merged: the one server, its two runs, its figures from the first report');
 	return;
 }
 

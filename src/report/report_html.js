@@ -384,6 +384,7 @@
 			note(ss === undefined ? "not in this report (written before the server statistics)" :
 				doc.inputs ? "a merged report: each run's server statistics are in its own report" :
 				"server statistics were off (--server-stats=off)");
+			if (doc.inputs && doc.servers) mergedServers(doc.servers);
 			return;
 		}
 		if (!ss.monitored)
@@ -438,6 +439,23 @@
 			root.appendChild(el("h3", {}, ["Notes of the monitor"]));
 			root.appendChild(el("ul", {"class": "notes"}, ss.notes.map(function (n) { return el("li", {}, [n]); })));
 		}
+	}
+
+	/*
+	 * A merged report: each server its runs went to, once (doc/report-json.md,
+	 * "servers"), with a few of its counters over the run.
+	 */
+	function mergedServers(servers) {
+		var pick = function (t, g, k) { return t && t[g] && typeof t[g][k] === "number" ? t[g][k] : null; };
+		root.appendChild(el("h3", {}, ["Servers of the merged runs"]));
+		root.appendChild(table("servers", ["system identifier", "runs", "figures from", "xact_commit",
+			"blks_hit", "blks_read", "wal_bytes"], servers.map(function (s) {
+			return [s.system_identifier === null ? "unknown" : s.system_identifier, s.instances,
+				s.totals_from === null ? "–" : s.totals_from, pick(s.totals, "database", "xact_commit"),
+				pick(s.totals, "database", "blks_hit"), pick(s.totals, "database", "blks_read"),
+				pick(s.totals, "wal", "wal_bytes")];
+		})));
+		note("each server's counters are taken once, from the first report that has them: every run's monitor saw the whole server");
 	}
 
 	/* The commit check: agreed, did not (a warning), or why it was not made. */
