@@ -183,14 +183,17 @@ sum_event(run_server_sum *sum, const timeline_wait *w)
 		? INT32_MAX : sum->events[i].count + w->count;
 }
 
-/* A checkpoint ended in r's interval: the counters say so. */
+/*
+ * A checkpoint ended in r's interval: the time of the last checkpoint
+ * changed (times: it was read), else the counters say one was made.
+ */
 static bool
-checkpoint_ended(const timeline_server *s)
+checkpoint_ended(const timeline_server *s, bool times)
 {
 	if (!s->has_counters)
 		return false;
-	if (s->checkpoint_start_us != TIMELINE_NO_TIME)
-		return true;
+	if (s->checkpoint_start_us != TIMELINE_NO_TIME || times)
+		return s->checkpoint_start_us != TIMELINE_NO_TIME;
 	if (s->present & (UINT64_C(1) << SRV_CKPT_DONE))
 		return s->counter[SRV_CKPT_DONE] > 0;
 	/* before 18 a skipped checkpoint counts too: buffers written tell */
@@ -199,7 +202,7 @@ checkpoint_ended(const timeline_server *s)
 }
 
 static bool
-sum_records(json_writer *jw, const timeline *tl, run_server_sum *sum)
+sum_records(json_writer *jw, const timeline *tl, bool times, run_server_sum *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	for (int i = 0; tl != NULL && i < tl->n; i++)
@@ -216,7 +219,7 @@ sum_records(json_writer *jw, const timeline *tl, run_server_sum *sum)
 		sum->other += s->waits_other;
 		for (int k = 0; k < s->nwaits && k < TIMELINE_NWAITS; k++)
 			sum_event(sum, &s->waits[k]);
-		if (!checkpoint_ended(s))
+		if (!checkpoint_ended(s, times))
 			continue;
 		if (sum->ncheckpoints == RUN_MAX_CHECKPOINTS)
 		{
@@ -298,7 +301,7 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 	put_int(jw, "own_commits", run->own_commits);
 	put_bool(jw, "settled", run->settled);
 	put_commits(jw, &f->extra.commits);
-	if (sum_records(jw, f->extra.timeline, &sum))
+	if (sum_records(jw, f->extra.timeline, run->checkpoint_times, &sum))
 		put_run_sums(jw, &sum);
 	open_block(jw, "notes", '[');
 	for (int i = 0; i < run->nnotes && i < MONITOR_MAX_NOTES; i++)

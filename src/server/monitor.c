@@ -17,9 +17,39 @@
 
 /* ---- wait events of the open interval ----------------------------------- */
 
-static void
-acc_add(monitor_waits *acc, const char *name, int64_t count)
+/*
+ * name as it is kept: cut to TIMELINE_WAIT_NAME - 1 bytes, and not inside
+ * a UTF-8 character (a cut one would read back as another name).
+ */
+void
+monitor_keep_name(char *dst, const char *name)
 {
+	size_t		n = strnlen(name, TIMELINE_WAIT_NAME - 1);
+	size_t		start = n;
+
+	memcpy(dst, name, n);
+	if (name[n] != '\0')
+	{
+		/* the last character's first byte, and how long it should be */
+		while (start > 0 && ((unsigned char) name[start - 1] & 0xC0) == 0x80)
+			start--;
+		if (start > 0)
+		{
+			unsigned char lead = (unsigned char) name[start - 1];
+			size_t		len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+
+			n = start - 1 + len <= n ? n : start - 1;
+		}
+	}
+	dst[n] = '\0';
+}
+
+static void
+acc_add(monitor_waits *acc, const char *server_name, int64_t count)
+{
+	char		name[TIMELINE_WAIT_NAME];
+
+	monitor_keep_name(name, server_name);
 	for (int i = 0; i < acc->n; i++)
 	{
 		if (strcmp(acc->e[i].name, name) == 0)
@@ -33,7 +63,7 @@ acc_add(monitor_waits *acc, const char *name, int64_t count)
 		acc->other += count;
 		return;
 	}
-	snprintf(acc->e[acc->n].name, sizeof(acc->e[acc->n].name), "%s", name);
+	memcpy(acc->e[acc->n].name, name, sizeof(name));
 	acc->e[acc->n].count = count;
 	acc->n++;
 }

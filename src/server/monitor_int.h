@@ -83,6 +83,12 @@ struct server_monitor
 	monitor_snap before;		/* the run's start (monitor_run.c) */
 };
 
+/*
+ * A wait event's name as kept (dst: TIMELINE_WAIT_NAME bytes): cut to fit,
+ * never inside a UTF-8 character, so that one name is always kept alike.
+ */
+void		monitor_keep_name(char *dst, const char *name);
+
 /* A note for the report, fmt with one %s. */
 void		monitor_note(server_run *run, const char *fmt, const char *arg);
 

@@ -293,6 +293,7 @@ monitor_open(const monitor_setup *setup, server_run *run)
 	}
 	run->connected = true;
 	run->present = m->sql.present;
+	run->checkpoint_times = m->sql.control;
 	m->applied = m->before;
 	m->latest = m->before;
 	return m;

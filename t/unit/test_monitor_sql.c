@@ -142,9 +142,41 @@ test_parse(void)
 	PQclear(res);
 }
 
+/* Long names are cut alike, never inside a UTF-8 character. */
+static void
+test_keep_name(void)
+{
+	char		name[200],
+				kept[TIMELINE_WAIT_NAME],
+				again[TIMELINE_WAIT_NAME];
+
+	monitor_keep_name(kept, "Lock:transactionid");
+	tap_is_str(kept, "Lock:transactionid", "a short name is kept whole");
+	memset(name, 'a', 100);
+	memcpy(name, "LWLock:", 7);
+	name[100] = '\0';
+	monitor_keep_name(kept, name);
+	tap_is_int((int) strlen(kept), TIMELINE_WAIT_NAME - 1, "a long one is cut to fit");
+	monitor_keep_name(again, name);
+	tap_is_str(kept, again, "... alike each time");
+	/* a three-byte character across the cut: left out whole */
+	memset(name, 'b', 100);
+	memcpy(name + TIMELINE_WAIT_NAME - 3, "\xe2\x82\xac", 3);
+	name[100] = '\0';
+	monitor_keep_name(kept, name);
+	tap_is_int((int) strlen(kept), TIMELINE_WAIT_NAME - 3, "not inside a UTF-8 character");
+	/* one that ends right at the cut: kept */
+	memset(name, 'c', 100);
+	memcpy(name + TIMELINE_WAIT_NAME - 4, "\xe2\x82\xac", 3);
+	name[100] = '\0';
+	monitor_keep_name(kept, name);
+	tap_is_int((int) strlen(kept), TIMELINE_WAIT_NAME - 1, "a whole character at the end is kept");
+}
+
 int
 main(void)
 {
+	test_keep_name();
 	test_versions();
 	test_no_control();
 	test_parse();

@@ -58,6 +58,8 @@ typedef struct server_run
 	int			version_num;
 	char		app_name[64];	/* the run's backends' application_name */
 	bool		others;			/* other sessions had that name at the start */
+	bool		checkpoint_times;	/* pg_control_checkpoint() was read: a
+									 * checkpoint shows when it ends */
 	bool		local;			/* the server's processes are on this host */
 	pid_t		postmaster;		/* when local */
 	int64_t		wait_samples;	/* pg_stat_activity samples over the run */
