@@ -164,14 +164,6 @@ int			merge_report(merge_acc *acc, int nfiles, char *const *files, const char *j
 						 const char *html_path);
 
 /*
- * merge_ident.c: the identity of report doc (read from file): its run id
- * and rendezvous membership (the group and agreed start also into *w),
- * or for a merged report the runs its "inputs" lists, added to acc's
- * sources.  The same run given twice (by run id), a group member given
- * twice and members that disagree on their group's size are refused.
- * false with rd->err filled.
- */
-/*
  * merge_server.c: the server of a run's own report (its "server" and
  * "server_stats") or of an entry of a merged report's "inputs" into s.
  * Absent members (older reports) leave s unknown.  false with rd->err.
@@ -181,6 +173,14 @@ bool		merge_read_server_of_run(const merge_reading *rd, const json_ref *doc,
 bool		merge_read_server_of_input(const merge_reading *rd, const json_ref *entry,
 									   report_source *s);
 
+/*
+ * merge_ident.c: the identity of report doc (read from file): its run id
+ * and rendezvous membership (the group and agreed start also into *w),
+ * or for a merged report the runs its "inputs" lists, added to acc's
+ * sources.  The same run given twice (by run id), a group member given
+ * twice and members that disagree on their group's size are refused.
+ * false with rd->err filled.
+ */
 bool		merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc,
 						   merge_window *w);
 
