@@ -143,6 +143,20 @@ $node->psql('GRANT pg_monitor TO plain');
 is($rc, 0, 'a pg_monitor role') or diag($err);
 is_deeply(decode_json(slurp('mon.json'))->{server_stats}{notes}, [], 'no note with pg_monitor');
 
+# stdout and stderr are pgbench's whether the monitor runs or not: the
+# same run (fixed transactions, one client) with and without it prints the
+# same lines, timings aside
+{
+	my @args = ('-n', '-f', $hot, '-c', '1', '-t', '30', '-r');
+	my ($rc_on, $out_on, $err_on) = pgbench([ @args, '--report-json=same-on.json' ], env => \%env);
+	my ($rc_off, $out_off, $err_off) = pgbench([ @args, '--report-json=same-off.json',
+			'--server-stats=off' ], env => \%env);
+	is($rc_on, $rc_off, 'the same exit code with and without the monitor');
+	is(mask_timings($out_on), mask_timings($out_off), 'the same stdout with and without it');
+	is(mask_timings($err_on), mask_timings($err_off), 'the same stderr with and without it');
+	ok(decode_json(slurp('same-on.json'))->{server_stats}{monitored}, '... and it did run');
+}
+
 # off: nothing read, nothing written
 ($rc, $out, $err) = pgbench([ '-n', '-f', $hot, '-t', '5', '--server-stats=off',
 		'--report-json=off.json' ], env => \%env);
