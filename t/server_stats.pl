@@ -46,7 +46,7 @@ sub checkpoint_during_run
 }
 
 my $ckpt = checkpoint_during_run();
-($rc, $out, $err) = pgbench([ '-n', '-f', $hot, '-c', '4', '-T', '6', '-P', '1',
+($rc, $out, $err) = pgbench([ '-n', '-f', $hot, '-c', '4', '-T', '8', '-P', '1',
 		'--report-json=hot.json', '--report-html=hot.html' ], env => \%env);
 waitpid($ckpt, 0);
 is($?, 0, 'the CHECKPOINT ran during the run');
