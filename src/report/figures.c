@@ -96,6 +96,8 @@ settings(report_figures *f, const report_input *in)
 	f->latency_limited = cfg->latency_limit > 0;
 	f->connect_each = cfg->connect_each;
 	f->failures_detailed = cfg->failures_detailed;
+	f->server_stats = cfg->server_stats;
+	f->server_sample_ms = (int) (cfg->server_sample_us / 1000);
 	f->per_script = cfg->per_script_stats;
 	f->per_command = cfg->per_command;
 	f->npercentiles = cfg->npercentiles;

@@ -49,6 +49,8 @@ figures_settings_restore(const report_figures *s, run_config *cfg, report_input 
 	cfg->latency_limit = s->latency_limit_ms > 0 ? pgb_usec_from_msec(s->latency_limit_ms) : 0;
 	cfg->connect_each = s->connect_each;
 	cfg->failures_detailed = s->failures_detailed;
+	cfg->server_stats = s->server_stats;
+	cfg->server_sample_us = (pg_time_usec_t) 1000 * s->server_sample_ms;
 	cfg->npercentiles = s->npercentiles;
 	memcpy(cfg->percentiles, s->percentiles, sizeof(cfg->percentiles));
 	cfg->random_seed = s->extra.random_seed;

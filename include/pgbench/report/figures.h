@@ -344,6 +344,9 @@ typedef struct figures_script
 	X("failures_detailed", SETTING_BOOL, failures_detailed, ALWAYS_SET, SETTING_SAME, 0, 0) \
 	X("percentiles", SETTING_PERCENTILES, percentiles, ALWAYS_SET, SETTING_SAME, 0, 100) \
 	X("random_seed", SETTING_SEED, extra.random_seed, ALWAYS_SET, SETTING_FIRST, 0, 0) \
+	X("server_stats", SETTING_BOOL, server_stats, ADDED_NULL_WHEN(false), SETTING_FIRST, 0, 0) \
+	X("server_sample_interval_ms", SETTING_INT, server_sample_ms, \
+	  ADDED_NULL_WHEN(!f->server_stats), SETTING_FIRST, 10, 60000) \
 	X("progress_s", SETTING_INT, extra.progress_s, ADDED_NULL_WHEN(f->extra.progress_s <= 0), \
 	  SETTING_SAME, 1, INT_MAX)
 
@@ -421,6 +424,8 @@ typedef struct report_figures
 	bool		latency_limited;	/* -L: late (and with -R skipped) figures */
 	bool		connect_each;	/* -C */
 	bool		failures_detailed;	/* --failures-detailed */
+	bool		server_stats;	/* --server-stats with a report file */
+	int			server_sample_ms;	/* --server-sample-interval */
 	bool		per_script;		/* several scripts: the script sections */
 	bool		per_command;	/* -r: the command lines */
 	int			npercentiles;	/* --percentiles; 0: none */
