@@ -58,6 +58,7 @@ typedef struct bench_state
 	server_run	srun;			/* ... and what it found over the run */
 	metrics_server *metrics;	/* --metrics-listen */
 	pid_t		setup_pid;		/* the set-up connection's backend */
+	pg_time_usec_t joined_at;	/* every worker joined: the run's end */
 	server_info server;			/* a report file: the server's identity and
 								 * settings, read before the run */
 	rendezvous	rv;				/* --rendezvous; rv.conn NULL when none */
@@ -481,6 +482,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 	for (int i = first_thread; i < ctx->nthreads; i++)
 		pthread_join(bs->workers[i].handle, NULL);
 	*start_time = sh->origin;	/* moved by a rendezvous */
+	bs->joined_at = pgb_time_now();
 	/* every client has disconnected: the server's counters over the run */
 	if (interrupt_signal() == 0)
 		monitor_finish(bs->mon);
@@ -580,7 +582,8 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->partition_method = info->method;
 	in->partitions = info->partitions;
 	in->stats = total;
-	in->bench_duration = pgb_time_now() - bench_start;
+	/* the run ends at the join: the monitor's reads after it are not in it */
+	in->bench_duration = bs->joined_at - bench_start;
 	in->conn_elapsed = bench_start - bs->shared.origin;
 	in->server_version = bs->server_version;
 	in->start_time = bs->shared.origin;
