@@ -59,6 +59,16 @@ put_waits(json_writer *jw, int64_t samples, const timeline_wait *waits, int n, i
 	close_block(jw, '}');
 }
 
+/* A count or size; null when unknown (< 0). */
+static void
+put_count_or_null(json_writer *jw, const char *key, int64_t v)
+{
+	if (v >= 0)
+		put_int(jw, key, v);
+	else
+		put_null(jw, key);
+}
+
 static void
 put_processes(json_writer *jw, const timeline_server *s)
 {
@@ -71,26 +81,11 @@ put_processes(json_writer *jw, const timeline_server *s)
 	put_int(jw, "count", s->nprocs);
 	put_num(jw, "cpu_user_s", s->cpu_user_s);
 	put_num(jw, "cpu_system_s", s->cpu_system_s);
-	if (s->read_bytes >= 0)
-		put_int(jw, "read_bytes", s->read_bytes);
-	else
-		put_null(jw, "read_bytes");
-	if (s->write_bytes >= 0)
-		put_int(jw, "write_bytes", s->write_bytes);
-	else
-		put_null(jw, "write_bytes");
+	put_count_or_null(jw, "read_bytes", s->read_bytes);
+	put_count_or_null(jw, "write_bytes", s->write_bytes);
 	put_int(jw, "ctxsw_voluntary", s->ctxsw_voluntary);
 	put_int(jw, "ctxsw_involuntary", s->ctxsw_involuntary);
 	close_block(jw, '}');
-}
-
-static void
-put_bytes(json_writer *jw, const char *key, int64_t v)
-{
-	if (v >= 0)
-		put_int(jw, key, v);
-	else
-		put_null(jw, key);
 }
 
 /* A point's "server" and "host" members. */
@@ -133,12 +128,12 @@ report_json_point_server(json_writer *jw, const timeline_record *r, bool monitor
 	for (int i = 0; i < TIMELINE_HOST_NCPU_STATES; i++)
 		put_num(jw, states[i], h->cpu_s[i]);
 	close_block(jw, '}');
-	put_bytes(jw, "mem_total_kb", h->mem_total_kb);
-	put_bytes(jw, "mem_available_kb", h->mem_available_kb);
-	put_bytes(jw, "net_rx_bytes", h->net_rx_bytes);
-	put_bytes(jw, "net_tx_bytes", h->net_tx_bytes);
-	put_bytes(jw, "disk_read_bytes", h->disk_read_bytes);
-	put_bytes(jw, "disk_write_bytes", h->disk_write_bytes);
+	put_count_or_null(jw, "mem_total_kb", h->mem_total_kb);
+	put_count_or_null(jw, "mem_available_kb", h->mem_available_kb);
+	put_count_or_null(jw, "net_rx_bytes", h->net_rx_bytes);
+	put_count_or_null(jw, "net_tx_bytes", h->net_tx_bytes);
+	put_count_or_null(jw, "disk_read_bytes", h->disk_read_bytes);
+	put_count_or_null(jw, "disk_write_bytes", h->disk_write_bytes);
 	close_block(jw, '}');
 }
 
