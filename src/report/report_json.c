@@ -211,6 +211,15 @@ put_figures(json_writer *jw, const report_figures *f)
 	put_scripts(jw, f);
 }
 
+/* The first member the last document wrote against its declaration. */
+static report_member last_violation = RM_NONE;
+
+report_member
+report_json_schema_violation(void)
+{
+	return last_violation;
+}
+
 bool
 report_json_write_ending(FILE *out, const report_figures *f, const report_ending *end)
 {
@@ -220,6 +229,7 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 
 	memset(&jw, 0, sizeof(jw));
 	jw.out = out;
+	jw.schema_bad = RM_NONE;
 	open_block(&jw, NULL, '{');
 	put_int(&jw, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
@@ -248,6 +258,7 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 	}
 	close_block(&jw, '}');
 	fputc('\n', out);
+	last_violation = jw.schema_bad;
 	if (jw.failed)
 		errno = EIO;			/* the timeline's spill file could not be read */
 	return fflush(out) == 0 && !ferror(out) && !jw.failed;

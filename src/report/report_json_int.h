@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "pgbench/report/figures.h"
+#include "pgbench/report/report_schema.h"
 
 #define JSON_MAX_DEPTH 16
 
@@ -23,7 +24,32 @@ typedef struct json_writer
 	int			depth;
 	bool		has_member[JSON_MAX_DEPTH]; /* a comma is due at this level */
 	bool		failed;			/* something could not be read to write it */
+	report_member schema_bad;	/* the first member written against its
+								 * declaration (RM_NONE: none) */
 } json_writer;
+
+/*
+ * The members of the schema (report_schema.h), by id: the key is the
+ * member's, and what is written is checked against its declaration (its
+ * type; null only where it may be).  A member written otherwise is
+ * recorded in jw->schema_bad (the report is still written: the tests and
+ * the fuzzer check that none is, report_json_schema_violation).
+ */
+void		jw_open(json_writer *jw, report_member m);	/* '{' or '[' by its type */
+void		jw_int(json_writer *jw, report_member m, int64_t v);
+void		jw_uint(json_writer *jw, report_member m, uint64_t v);
+void		jw_num(json_writer *jw, report_member m, double v);	/* put_num */
+void		jw_exact(json_writer *jw, report_member m, double v);	/* put_exact */
+void		jw_setting(json_writer *jw, report_member m, double v);	/* put_setting */
+void		jw_str(json_writer *jw, report_member m, const char *v);	/* NULL: null */
+void		jw_bool(json_writer *jw, report_member m, bool v);
+void		jw_null(json_writer *jw, report_member m);
+
+/*
+ * The put_* functions below take the key as a string: for an array's
+ * items (NULL) and for members whose names come from data (percentiles,
+ * wait events, settings, counters, which their own lists declare).
+ */
 
 /* Start a member: comma, newline, indent, and "key": unless in an array. */
 void		json_member(json_writer *jw, const char *key);

@@ -193,3 +193,82 @@ put_exact(json_writer *jw, const char *key, double v)
 {
 	put_num_fmt(jw, key, v, "%.17g");
 }
+
+/* ---- members of the schema ------------------------------------------------ */
+
+/* Whether writing m as type (null: is_null) keeps to its declaration. */
+static void
+jw_check(json_writer *jw, report_member m, report_type type, bool is_null)
+{
+	const report_member_def *d = &report_members[m];
+
+	if (jw->schema_bad != RM_NONE)
+		return;
+	if (is_null ? !d->nullable : d->type != type)
+		jw->schema_bad = m;
+}
+
+void
+jw_open(json_writer *jw, report_member m)
+{
+	bool		array = report_members[m].type == RT_ARRAY;
+
+	jw_check(jw, m, array ? RT_ARRAY : RT_OBJECT, false);
+	open_block(jw, report_key(m), array ? '[' : '{');
+}
+
+void
+jw_int(json_writer *jw, report_member m, int64_t v)
+{
+	jw_check(jw, m, RT_INT, false);
+	put_int(jw, report_key(m), v);
+}
+
+void
+jw_uint(json_writer *jw, report_member m, uint64_t v)
+{
+	jw_check(jw, m, RT_INT, false);
+	put_uint(jw, report_key(m), v);
+}
+
+void
+jw_num(json_writer *jw, report_member m, double v)
+{
+	jw_check(jw, m, RT_NUMBER, !isfinite(v));
+	put_num(jw, report_key(m), v);
+}
+
+void
+jw_exact(json_writer *jw, report_member m, double v)
+{
+	jw_check(jw, m, RT_NUMBER, !isfinite(v));
+	put_exact(jw, report_key(m), v);
+}
+
+void
+jw_setting(json_writer *jw, report_member m, double v)
+{
+	jw_check(jw, m, RT_NUMBER, !isfinite(v));
+	put_setting(jw, report_key(m), v);
+}
+
+void
+jw_str(json_writer *jw, report_member m, const char *v)
+{
+	jw_check(jw, m, RT_STRING, v == NULL);
+	put_str(jw, report_key(m), v);
+}
+
+void
+jw_bool(json_writer *jw, report_member m, bool v)
+{
+	jw_check(jw, m, RT_BOOL, false);
+	put_bool(jw, report_key(m), v);
+}
+
+void
+jw_null(json_writer *jw, report_member m)
+{
+	jw_check(jw, m, report_members[m].type, true);
+	put_null(jw, report_key(m));
+}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "pgbench/report/figures.h"
+#include "pgbench/report/report_schema.h"
 
 /* Print the report to out.  Floating point as PostgreSQL's printf ("NaN"). */
 void		report_print(FILE *out, const report_figures *f);
@@ -68,6 +69,13 @@ void		report_print_ending(FILE *out, const report_figures *f, const report_endin
  * write to out failed (ferror).
  */
 bool		report_json_write(FILE *out, const report_figures *f);
+
+/*
+ * The first member the last report_json_write* wrote against its
+ * declaration in report_schema.h (a type or a null it may not have), or
+ * RM_NONE: for the tests and the fuzzer, which want none.
+ */
+report_member report_json_schema_violation(void);
 
 /*
  * The same with the ending given: f may be NULL when nothing ran (failed

@@ -1,0 +1,34 @@
+/*
+ * report_schema.c — REPORT_MEMBERS and REPORT_OBJECTS (report_schema.h)
+ * as tables.
+ */
+#include "pgbench/report/report_schema.h"
+
+const report_member_def report_members[RM_COUNT] = {
+#define REPORT_MEMBER_DEF(obj, id, key_, type_, nullable_, unit_, use_) \
+	[RM_##obj##_##id] = {.object = RO_##obj, .key = key_, .type = type_, \
+		.nullable = nullable_, .unit = unit_, .use = use_},
+	REPORT_MEMBERS(REPORT_MEMBER_DEF)
+#undef REPORT_MEMBER_DEF
+};
+
+const char *const report_object_headings[RO_COUNT] = {
+#define REPORT_OBJECT_HEADING(id, heading) [RO_##id] = heading,
+	REPORT_OBJECTS(REPORT_OBJECT_HEADING)
+#undef REPORT_OBJECT_HEADING
+};
+
+const char *
+report_type_text(report_type type, bool nullable)
+{
+	static const char *const names[][2] = {
+		[RT_INT] = {"int", "int or null"},
+		[RT_NUMBER] = {"number", "number or null"},
+		[RT_STRING] = {"string", "string or null"},
+		[RT_BOOL] = {"bool", "bool or null"},
+		[RT_OBJECT] = {"object", "object or null"},
+		[RT_ARRAY] = {"array", "array or null"},
+	};
+
+	return names[type][nullable ? 1 : 0];
+}
