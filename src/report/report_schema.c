@@ -2,6 +2,8 @@
  * report_schema.c — REPORT_MEMBERS and REPORT_OBJECTS (report_schema.h)
  * as tables.
  */
+#include <string.h>
+
 #include "pgbench/report/report_schema.h"
 
 const report_member_def report_members[RM_COUNT] = {
@@ -31,4 +33,32 @@ report_type_text(report_type type, bool nullable)
 	};
 
 	return names[type][nullable ? 1 : 0];
+}
+
+report_object
+report_member_child(report_member m)
+{
+	static const struct
+	{
+		report_member member;
+		report_object child;
+	}			children[] = {
+#define REPORT_CHILD_DEF(obj, id, child_) {RM_##obj##_##id, RO_##child_},
+		REPORT_CHILDREN(REPORT_CHILD_DEF)
+#undef REPORT_CHILD_DEF
+	};
+
+	for (size_t i = 0; i < sizeof(children) / sizeof(children[0]); i++)
+		if (children[i].member == m)
+			return children[i].child;
+	return RO_NONE;
+}
+
+report_member
+report_member_of(report_object o, const char *key)
+{
+	for (int m = 0; m < RM_COUNT; m++)
+		if (report_members[m].object == o && strcmp(report_members[m].key, key) == 0)
+			return (report_member) m;
+	return RM_NONE;
 }

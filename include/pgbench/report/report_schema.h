@@ -345,8 +345,53 @@ typedef enum report_use
 	X(SERVERS, TOTALS_FROM, "totals_from", RT_STRING, true, "", RU_SHOWN) \
 	X(SERVERS, TOTALS, "totals", RT_OBJECT, true, "", RU_SHOWN)
 
+/*
+ * The object (or, for an array, the object of each item) a member holds:
+ * X(object, member, child).  Members not listed hold scalars, arrays of
+ * scalars, or objects whose members are named by data.
+ */
+#define REPORT_CHILDREN(X) \
+	X(TOP, CONNECTION, CONNECTION) \
+	X(TOP, ABORTED_CLIENTS, ABORT) \
+	X(TOP, TRANSACTIONS, TRANSACTIONS) \
+	X(TOP, RECONNECT, RECONNECT) \
+	X(TOP, LATENCY_MS, LATENCY) \
+	X(TOP, LAG_MS, LAG) \
+	X(TOP, SCRIPTS, SCRIPT) \
+	X(TOP, SERVER, SERVER) \
+	X(TOP, CLIENT, CLIENT) \
+	X(TOP, SERVER_STATS, SERVER_STATS) \
+	X(TOP, SERIES, SERIES) \
+	X(TOP, LATENCY_HISTOGRAM, HISTOGRAM) \
+	X(TOP, RENDEZVOUS, RENDEZVOUS) \
+	X(TOP, MERGE, MERGE) \
+	X(TOP, INPUTS, INPUT) \
+	X(TOP, SERVERS, SERVERS) \
+	X(SCRIPT, TRANSACTIONS, TRANSACTIONS) \
+	X(SCRIPT, LATENCY_MS, LATENCY) \
+	X(SCRIPT, COMMANDS, COMMAND) \
+	X(SCRIPT, LATENCY_HISTOGRAM, HISTOGRAM) \
+	X(COMMAND, LATENCY_MS, LATENCY) \
+	X(COMMAND, LATENCY_HISTOGRAM, HISTOGRAM) \
+	X(SERVER, NON_DEFAULT, SERVER_SETTING) \
+	X(SERVER_STATS, COMMITS, COMMITS) \
+	X(SERVER_STATS, CHECKPOINTS, CHECKPOINT) \
+	X(SERVER_STATS, WAIT_EVENTS, WAITS) \
+	X(SERIES, POINTS, POINT) \
+	X(POINT, LATENCY_MS, POINT_LATENCY) \
+	X(POINT, LAG_MS, POINT_LAG) \
+	X(POINT, CLIENT, POINT_CLIENT) \
+	X(POINT, SERVER, POINT_SERVER) \
+	X(POINT, HOST, HOST) \
+	X(POINT, HISTOGRAM, POINT_HIST) \
+	X(POINT_SERVER, WAIT_EVENTS, WAITS) \
+	X(POINT_SERVER, PROCESSES, PROCESSES) \
+	X(HOST, CPU_S, HOST_CPU) \
+	X(INPUT, RENDEZVOUS, INPUT_RENDEZVOUS)
+
 typedef enum report_object
 {
+	RO_NONE = -1,				/* scalars, or members named by data */
 #define REPORT_OBJECT_ID(id, heading) RO_##id,
 	REPORT_OBJECTS(REPORT_OBJECT_ID)
 #undef REPORT_OBJECT_ID
@@ -375,6 +420,12 @@ typedef struct report_member_def
 /* REPORT_MEMBERS and REPORT_OBJECTS as tables, by id (report_schema.c). */
 extern const report_member_def report_members[RM_COUNT];
 extern const char *const report_object_headings[RO_COUNT];
+
+/* The object member m holds (REPORT_CHILDREN), or RO_NONE. */
+report_object report_member_child(report_member m);
+
+/* The member of object o named key, or RM_NONE. */
+report_member report_member_of(report_object o, const char *key);
 
 /* The key of member m. */
 static inline const char *
