@@ -143,6 +143,25 @@ sub statements_since
 
 sub log_size { return -s "$node->{base}/server.log"; }
 
+# Wait until the statement log holds every statement sent so far: a
+# marker statement, sent after them, has its line (the backends write
+# their lines when they receive a statement, before answering it).
+my $markers = 0;
+sub log_settled
+{
+	my $marker = 'log marker ' . ++$markers;
+	$node->query("select '$marker'");
+	poll_until(sub { index(slurp("$node->{base}/server.log"), "'$marker'") >= 0 }, 30)
+	  or diag("the statement log never showed $marker");
+	return;
+}
+
+# The -q cases of scale 10 (a million rows, each loaded and read back
+# several times) check the client's quiet progress lines, which do not
+# depend on the server: the per-major server suites (PGBTEST_SERVER_ONLY,
+# set by .ci/run) leave them to the full suites.
+my $quiet_cases = !$ENV{PGBTEST_SERVER_ONLY};
+
 # ---- mode 19 against the 19beta1 pgbench ----------------------------------------
 
 # Runs both; returns our masked stderr.
@@ -161,7 +180,7 @@ sub case19
 	is(mask($err_o), mask($err_t), "19 $name: stderr like 19beta1")
 	  or diag("ours:\n$err_o\ntheirs:\n$err_t");
 	return mask($err_o) if $o{no_db};
-	sleep 1;    # the statement log is written by the server asynchronously
+	log_settled();
 	my $sql = statements_since($from, 'ours');
 	is($sql, statements_since($from, 'theirs'), "19 $name: the same SQL as 19beta1");
 	like($sql, $o{sql_like}, "19 $name: the statement log has it") if $o{sql_like};
@@ -197,11 +216,14 @@ done in X s (drop tables X s, create tables X s, client-side generate X s, vacuu
 EOF
 	$err = case19('scale 2, unlogged, fillfactor', [ '-i', '-s', '2', '-F', '90', '--unlogged-tables' ]);
 	is_deeply([ grep { /tuples/ } split /\n/, $err ], $p2, '19: a line every 100000 rows');
-	$err = case19('quiet, scale 10', [ '-i', '-q', '-s', '10', '-I', 'dtg', '--unlogged-tables' ], quiet => 1);
-	is_deeply([ grep { /tuples/ } split /\n/, $err ],
-		[ '100 of 100 tuples (100%) of pgbench_tellers done (elapsed X s, remaining X s)',
-		  '1000000 of 1000000 tuples (100%) of pgbench_accounts done (elapsed X s, remaining X s)' ],
-		'19 -q: the last line of each table whose rows are a multiple of 100');
+	if ($quiet_cases)
+	{
+		$err = case19('quiet, scale 10', [ '-i', '-q', '-s', '10', '-I', 'dtg', '--unlogged-tables' ], quiet => 1);
+		is_deeply([ grep { /tuples/ } split /\n/, $err ],
+			[ '100 of 100 tuples (100%) of pgbench_tellers done (elapsed X s, remaining X s)',
+			  '1000000 of 1000000 tuples (100%) of pgbench_accounts done (elapsed X s, remaining X s)' ],
+			'19 -q: the last line of each table whose rows are a multiple of 100');
+	}
 	case19('range partitions, server-side, foreign keys',
 		[ '-i', '-I', 'dtGvpf', '-s', '2', '--partitions=3', '--partition-method=range' ]);
 	case19('hash partitions, client-side', [ '-i', '--partitions=4', '--partition-method=hash', '--foreign-keys' ]);
@@ -272,9 +294,12 @@ for my $mode (17, 18)
 		'generating data (client-side)...', @$p2,
 		'done in X s (drop tables X s, create tables X s, client-side generate X s).', ''),
 		"$mode: progress lines name the table");
-	($rc, $out, $err) = pgbench([ "--compat=$mode", '-i', '-q', '-s', '10', '-I', 'g', 'ours' ], env => \%env);
-	like(drop_quiet_lines($err), qr/^100 of 100 tuples \(100%\) of pgbench_tellers done \(elapsed \d+\.\d\d s, remaining \d+\.\d\d s\)\n1000000 of 1000000 tuples/m,
-		"$mode -q: tellers have their line");
+	if ($quiet_cases)
+	{
+		($rc, $out, $err) = pgbench([ "--compat=$mode", '-i', '-q', '-s', '10', '-I', 'g', 'ours' ], env => \%env);
+		like(drop_quiet_lines($err), qr/^100 of 100 tuples \(100%\) of pgbench_tellers done \(elapsed \d+\.\d\d s, remaining \d+\.\d\d s\)\n1000000 of 1000000 tuples/m,
+			"$mode -q: tellers have their line");
+	}
 	# 17 and 18 load a partitioned pgbench_accounts made earlier, like 19
 	on_both('drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers');
 	($rc) = pgbench([ "--compat=$mode", '-i', '-I', 'dt', '--partitions=2', 'ours' ], env => \%env);
