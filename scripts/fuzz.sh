@@ -8,6 +8,7 @@
 # Exit status 0 when nothing crashed, leaked or hung; a crashing input is
 # left in build-fuzz/artifacts/<target>/ (copy it into fuzz/regress/).
 #   bash scripts/fuzz.sh [SECONDS]          build, replay, fuzz
+#   bash scripts/fuzz.sh build              build only
 #   bash scripts/fuzz.sh merge DIR...       add the inputs of DIR... that
 #                                           bring new coverage to the corpus
 #                                           (per target: DIR/<target>/; new
@@ -35,6 +36,7 @@ if [ ! -f "$dir/build.ninja" ]; then
 		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
 meson compile -C "$dir" $(printf 'fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
+[ "${1:-}" = build ] && exit 0
 
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # deep expressions overflow the stack: bounded inputs keep that known

@@ -8,7 +8,7 @@
 # server whose initdb, pg_ctl and postgres are in DIR; unset, against the
 # distribution's.  Arguments go to meson test (--suite server: only the
 # tests that depend on the server); TEST_LOGBASE names meson's log
-# (default testlog: meson-logs/testlog.json).
+# (default testlog: meson-logs/testlog.json); BUILD_ONLY=1 only builds.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -25,6 +25,8 @@ else
 fi
 meson compile -C $dir
 built=$(date +%s)
+# BUILD_ONLY=1: the build alone (.ci/run builds ahead while a suite runs)
+[ "${BUILD_ONLY:-0}" = 1 ] && exit 0
 if [ -n "${PGBTEST_SERVER:-}" ]; then
 	server=$(bash scripts/pg-server "$PGBTEST_SERVER")
 	export PGBTEST_SERVER=$server
