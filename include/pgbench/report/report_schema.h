@@ -104,15 +104,15 @@ typedef enum report_use
 	X(TOP, ABORTED, "aborted", RT_BOOL, false, "", RU_READ) \
 	X(TOP, ABORTED_CLIENTS, "aborted_clients", RT_ARRAY, false, "", RU_CHECKED) \
 	X(TOP, DURATION_S, "duration_s", RT_NUMBER, false, "s", RU_SHOWN) \
-	X(TOP, TPS, "tps", RT_NUMBER, false, "", RU_SHOWN) \
+	X(TOP, TPS, "tps", RT_NUMBER, true, "", RU_SHOWN) \
 	X(TOP, INITIAL_CONNECTION_MS, "initial_connection_ms", RT_NUMBER, true, "ms", RU_SHOWN) \
 	X(TOP, AVERAGE_CONNECTION_MS, "average_connection_ms", RT_NUMBER, true, "ms", RU_SHOWN) \
 	X(TOP, TRANSACTIONS, "transactions", RT_OBJECT, false, "", RU_READ) \
 	X(TOP, RECONNECT, "reconnect", RT_OBJECT, true, "", RU_SHOWN) \
 	X(TOP, TEXT_LATENCY_AVERAGE_MS, "text_latency_average_ms", RT_NUMBER, true, "ms", RU_SHOWN) \
 	X(TOP, TEXT_LATENCY_AVERAGE_DERIVED, "text_latency_average_derived", RT_BOOL, false, "", RU_SHOWN) \
-	X(TOP, LATENCY_MS, "latency_ms", RT_OBJECT, false, "", RU_READ) \
-	X(TOP, LAG_MS, "lag_ms", RT_OBJECT, true, "", RU_READ) \
+	X(TOP, LATENCY_MS, "latency_ms", RT_OBJECT, false, "ms", RU_READ) \
+	X(TOP, LAG_MS, "lag_ms", RT_OBJECT, true, "ms", RU_READ) \
 	X(TOP, SCRIPTS, "scripts", RT_ARRAY, false, "", RU_READ) \
 	X(TOP, SERVER, "server", RT_OBJECT, true, "", RU_CHECKED) \
 	X(TOP, CLIENT, "client", RT_OBJECT, true, "", RU_SHOWN) \
@@ -158,15 +158,15 @@ typedef enum report_use
 	X(SCRIPT, WEIGHT, "weight", RT_INT, false, "", RU_CHECKED) \
 	X(SCRIPT, WEIGHT_PCT, "weight_pct", RT_NUMBER, false, "%", RU_SHOWN) \
 	X(SCRIPT, TRANSACTIONS, "transactions", RT_OBJECT, false, "", RU_READ) \
-	X(SCRIPT, PROCESSED_PCT, "processed_pct", RT_NUMBER, false, "%", RU_SHOWN) \
-	X(SCRIPT, TPS, "tps", RT_NUMBER, false, "", RU_SHOWN) \
-	X(SCRIPT, LATENCY_MS, "latency_ms", RT_OBJECT, false, "", RU_READ) \
+	X(SCRIPT, PROCESSED_PCT, "processed_pct", RT_NUMBER, true, "%", RU_SHOWN) \
+	X(SCRIPT, TPS, "tps", RT_NUMBER, true, "", RU_SHOWN) \
+	X(SCRIPT, LATENCY_MS, "latency_ms", RT_OBJECT, false, "ms", RU_READ) \
 	X(SCRIPT, COMMANDS, "commands", RT_ARRAY, true, "", RU_READ) \
 	X(SCRIPT, LATENCY_HISTOGRAM, "latency_histogram", RT_OBJECT, true, "", RU_READ) \
 	\
 	X(COMMAND, NUMBER, "number", RT_INT, false, "", RU_SHOWN) \
 	X(COMMAND, LINE, "line", RT_STRING, false, "", RU_CHECKED) \
-	X(COMMAND, LATENCY_MS, "latency_ms", RT_OBJECT, false, "", RU_READ) \
+	X(COMMAND, LATENCY_MS, "latency_ms", RT_OBJECT, false, "ms", RU_READ) \
 	X(COMMAND, FAILURES, "failures", RT_INT, false, "", RU_READ) \
 	X(COMMAND, RETRIES, "retries", RT_INT, false, "", RU_READ) \
 	X(COMMAND, LATENCY_HISTOGRAM, "latency_histogram", RT_OBJECT, true, "", RU_READ) \
@@ -241,8 +241,8 @@ typedef enum report_use
 	X(POINT, RETRIED, "retried", RT_INT, false, "", RU_READ) \
 	X(POINT, RETRIES, "retries", RT_INT, false, "", RU_READ) \
 	X(POINT, SKIPPED, "skipped", RT_INT, false, "", RU_READ) \
-	X(POINT, LATENCY_MS, "latency_ms", RT_OBJECT, false, "", RU_READ) \
-	X(POINT, LAG_MS, "lag_ms", RT_OBJECT, true, "", RU_SHOWN) \
+	X(POINT, LATENCY_MS, "latency_ms", RT_OBJECT, false, "ms", RU_READ) \
+	X(POINT, LAG_MS, "lag_ms", RT_OBJECT, true, "ms", RU_SHOWN) \
 	X(POINT, CLIENT, "client", RT_OBJECT, true, "", RU_READ) \
 	X(POINT, SERVER, "server", RT_OBJECT, true, "", RU_SHOWN) \
 	X(POINT, HOST, "host", RT_OBJECT, true, "", RU_SHOWN) \
@@ -327,7 +327,7 @@ typedef enum report_use
 	X(MERGE, CONN_ELAPSED_US, "conn_elapsed_us", RT_INT, false, "us", RU_READ) \
 	X(MERGE, BENCH_DURATION_US, "bench_duration_us", RT_INT, false, "us", RU_READ) \
 	X(MERGE, CONN_DURATION_US, "conn_duration_us", RT_INT, false, "us", RU_READ) \
-	X(MERGE, LAG_SUM_US, "lag_sum_us", RT_NUMBER, true, "us", RU_READ) \
+	X(MERGE, LAG_SUM_US, "lag_sum_us", RT_NUMBER, false, "us", RU_READ) \
 	\
 	X(INPUT, FILE, "file", RT_STRING, false, "", RU_CHECKED) \
 	X(INPUT, RUN_ID, "run_id", RT_STRING, true, "", RU_CHECKED) \
