@@ -104,7 +104,7 @@ typedef enum report_use
 	X(TOP, ABORTED, "aborted", RT_BOOL, false, "", RU_READ) \
 	X(TOP, ABORTED_CLIENTS, "aborted_clients", RT_ARRAY, false, "", RU_CHECKED) \
 	X(TOP, DURATION_S, "duration_s", RT_NUMBER, false, "s", RU_SHOWN) \
-	X(TOP, TPS, "tps", RT_NUMBER, false, "", RU_SHOWN) \
+	X(TOP, TPS, "tps", RT_NUMBER, true, "", RU_SHOWN) \
 	X(TOP, INITIAL_CONNECTION_MS, "initial_connection_ms", RT_NUMBER, true, "ms", RU_SHOWN) \
 	X(TOP, AVERAGE_CONNECTION_MS, "average_connection_ms", RT_NUMBER, true, "ms", RU_SHOWN) \
 	X(TOP, TRANSACTIONS, "transactions", RT_OBJECT, false, "", RU_READ) \
@@ -158,8 +158,8 @@ typedef enum report_use
 	X(SCRIPT, WEIGHT, "weight", RT_INT, false, "", RU_CHECKED) \
 	X(SCRIPT, WEIGHT_PCT, "weight_pct", RT_NUMBER, false, "%", RU_SHOWN) \
 	X(SCRIPT, TRANSACTIONS, "transactions", RT_OBJECT, false, "", RU_READ) \
-	X(SCRIPT, PROCESSED_PCT, "processed_pct", RT_NUMBER, false, "%", RU_SHOWN) \
-	X(SCRIPT, TPS, "tps", RT_NUMBER, false, "", RU_SHOWN) \
+	X(SCRIPT, PROCESSED_PCT, "processed_pct", RT_NUMBER, true, "%", RU_SHOWN) \
+	X(SCRIPT, TPS, "tps", RT_NUMBER, true, "", RU_SHOWN) \
 	X(SCRIPT, LATENCY_MS, "latency_ms", RT_OBJECT, false, "", RU_READ) \
 	X(SCRIPT, COMMANDS, "commands", RT_ARRAY, true, "", RU_READ) \
 	X(SCRIPT, LATENCY_HISTOGRAM, "latency_histogram", RT_OBJECT, true, "", RU_READ) \
