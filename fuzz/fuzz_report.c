@@ -28,6 +28,9 @@
  * are made one (a member name given twice is refused by our reader).
  *
  * Then both writers run into memory, and
+ * - each must write every member of the schema as report_schema.h
+ *   declares it: its type, null only where it may be
+ *   (report_json_schema_violation);
  * - the JSON document must be valid UTF-8 (utf8_valid) and parse with our
  *   reader (json_read.c, whose UTF-8 check is its own), and every value
  *   must read back (fr_check_report, fuzz_report_check.c);
@@ -213,6 +216,22 @@ take_measured(fr_in *in)
 	return isfinite(d) && fabs(d) > FR_MEASURED_MAX ? fmod(d, FR_MEASURED_MAX) : d;
 }
 
+/*
+ * A measured figure the program never leaves NaN or infinite (a reading,
+ * a difference of two, a sum of measurements, a share of a total that
+ * cannot be 0): take_measured's, 0 for a non-finite one, so that the
+ * same input bytes give the same figure otherwise.  The schema declares
+ * these members never null (report_schema.h): NaN there would be an
+ * input no run makes, which the schema check would refuse.
+ */
+static double
+take_reading(fr_in *in)
+{
+	double		d = take_measured(in);
+
+	return isfinite(d) ? d : 0.0;
+}
+
 /* A double the program keeps exact (sums): any finite one. */
 static double
 take_finite(fr_in *in)
@@ -325,7 +344,7 @@ take_script(fr_in *in, fr_store *st, int i)
 
 	fs->name = take_str(in, 1024);
 	fs->weight = take_int(in);
-	fs->weight_pct = take_measured(in);
+	fs->weight_pct = take_reading(in);
 	take_counts(in, &fs->counts);
 	fs->processed_pct = take_measured(in);
 	fs->tps = take_measured(in);
@@ -398,7 +417,7 @@ take_run(fr_in *in, fr_store *st)
 {
 	report_figures *f = &st->f;
 
-	f->duration_s = take_measured(in);
+	f->duration_s = take_reading(in);
 	f->tps = take_measured(in);
 	take_counts(in, &f->counts);
 	f->expected = take_i64(in);
@@ -431,18 +450,18 @@ take_record(fr_in *in, timeline_record *r)
 	r->delta.field = take_i64(in) & ((INT64_C(1) << 58) - 1);
 	STATS_COUNTERS(TAKE_COUNTER)
 #undef TAKE_COUNTER
-	/* sums and readings as a run makes them: measured figures */
-	r->delta.latency.sum = take_measured(in);
-	r->delta.latency.sum2 = take_measured(in);
-	r->delta.lag.sum = take_measured(in);
+	/* sums and readings as a run makes them: finite measured figures */
+	r->delta.latency.sum = take_reading(in);
+	r->delta.latency.sum2 = take_reading(in);
+	r->delta.lag.sum = take_reading(in);
 	r->latency_min_us = take_i64(in);
 	r->latency_max_us = take_i64(in);
 	for (int k = 0; k < TIMELINE_NPERCENTILES; k++)
 		r->latency_pct_us[k] = take_measured(in);
 	r->has_client = take_bool(in);
-	r->cpu_user_s = take_measured(in);
-	r->cpu_system_s = take_measured(in);
-	r->busiest_thread_cpu = take_measured(in) / 100;
+	r->cpu_user_s = take_reading(in);
+	r->cpu_system_s = take_reading(in);
+	r->busiest_thread_cpu = take_reading(in) / 100;
 	r->rss_kb = take_i64(in);
 	nb = (int) (take(in, 1) % (FR_MAX_BUCKETS + 1));
 	for (int i = 0; i < nb; i++)
@@ -550,7 +569,7 @@ take_extra(fr_in *in, fr_store *st)
 			fr_fail("out of memory for a record");
 	}
 	e->timeline = e->interval_s > 0 ? &st->tl : NULL;
-	e->busiest_thread_cpu_pct = take_bool(in) ? NAN : take_measured(in);
+	e->busiest_thread_cpu_pct = take_bool(in) ? NAN : take_reading(in);	/* NaN: not read */
 	e->busiest_thread = take_int(in);
 	e->client_bound = take_bool(in);
 	e->intervals_client_bound = take_int(in);
@@ -713,8 +732,8 @@ take_record_server(fr_in *in, fr_store *st, timeline_server *s)
 	if (s->has_proc)
 	{
 		s->nprocs = take_int(in);
-		s->cpu_user_s = take_measured(in);
-		s->cpu_system_s = take_measured(in);
+		s->cpu_user_s = take_reading(in);
+		s->cpu_system_s = take_reading(in);
 		s->read_bytes = take_i64(in);
 		s->write_bytes = take_i64(in);
 		s->ctxsw_voluntary = take_i64(in);
@@ -732,7 +751,7 @@ take_record_host(fr_in *in, timeline_host *h)
 		return;
 	h->ncpus = take_int(in);
 	for (int i = 0; i < TIMELINE_HOST_NCPU_STATES; i++)
-		h->cpu_s[i] = take_measured(in);
+		h->cpu_s[i] = take_reading(in);
 	h->mem_total_kb = take_i64(in);
 	h->mem_available_kb = take_i64(in);
 	h->net_rx_bytes = take_i64(in);
@@ -949,6 +968,20 @@ sink_open(fr_sink *s)
 }
 
 /*
+ * The document the last writer wrote (what) kept to report_schema.h: each
+ * member at its declared type, null only where it may be.
+ */
+static void
+check_schema(const char *what)
+{
+	report_member bad = report_json_schema_violation();
+
+	if (bad != RM_NONE)
+		fr_fail("%s writes %s \"%s\" against its declaration (report_schema.h)", what,
+				report_object_headings[report_members[bad].object], report_key(bad));
+}
+
+/*
  * The JSON document of f (NULL: none) and end, checked; its tree in *doc.
  */
 static void
@@ -962,6 +995,7 @@ write_json(const report_figures *f, const report_ending *end, json_doc *doc)
 	ok = report_json_write_ending(mem, f, end);
 	if (fclose(mem) != 0 || !ok)
 		fr_fail("report_json_write_ending failed");
+	check_schema("the JSON document");
 	if (!utf8_valid(text.buf, text.len))
 		fr_fail("the JSON document is not valid UTF-8");
 	if (!json_parse(text.buf, text.len, doc, err, sizeof(err)))
@@ -991,6 +1025,7 @@ check_html(const report_figures *f, const report_ending *end, const json_doc *js
 
 	if (!report_html_finish_ending(&out, "page.html", f, end, &file_err))
 		fr_fail("report_html_finish_ending failed");
+	check_schema("the page's document");
 	page = sink.buf;
 	len = sink.len;
 	data = memmem(page, len, open_tag, strlen(open_tag));

@@ -36,7 +36,7 @@
 static void
 put_settings(json_writer *jw, const report_figures *f)
 {
-	open_block(jw, "settings", '{');
+	jw_open(jw, RM_TOP_SETTINGS);
 #define PUT_SETTING(key, kind, field, null, merge, lo, hi) \
 	if (SETTING_NULL_IF_##null) \
 		put_null(jw, key); \
@@ -63,28 +63,33 @@ static void
 put_counts(json_writer *jw, const figures_counts *fc)
 {
 	put_counters_of_kind(jw, fc, STATS_COUNT_SUCCESS);
-	put_int(jw, "failed", fc->failed);
+	jw_int(jw, RM_TRANSACTIONS_FAILED, fc->failed);
 	put_counters_of_kind(jw, fc, STATS_COUNT_FAILURE);
 	put_counters_of_kind(jw, fc, STATS_COUNT_SKIPPED);
 	put_counters_of_kind(jw, fc, STATS_COUNT_RETRY);
-	put_int(jw, "total", fc->total);
+	jw_int(jw, RM_TRANSACTIONS_TOTAL, fc->total);
 }
 
-/* count, average, stddev, min, max (ms) of a series; nulls when empty */
+/*
+ * count, average, stddev, min, max (ms) of a series; nulls when empty.
+ * Every "latency_ms" but a point's is a LATENCY object, whatever holds it.
+ */
 static void
 put_series(json_writer *jw, const figures_series *fs)
 {
-	put_int(jw, "count", fs->count);
-	put_num(jw, "average", fs->average);
-	put_num(jw, "stddev", fs->stddev);
-	put_num(jw, "min", fs->min);
-	put_num(jw, "max", fs->max);
+	jw_int(jw, RM_LATENCY_COUNT, fs->count);
+	jw_num(jw, RM_LATENCY_AVERAGE, fs->average);
+	jw_num(jw, RM_LATENCY_STDDEV, fs->stddev);
+	jw_num(jw, RM_LATENCY_MIN, fs->min);
+	jw_num(jw, RM_LATENCY_MAX, fs->max);
 }
 
+/* "latency_ms" as member m (the top level's, a script's). */
 static void
-put_latency(json_writer *jw, const report_figures *f, const figures_latency *fl)
+put_latency(json_writer *jw, report_member m, const report_figures *f,
+			const figures_latency *fl)
 {
-	open_block(jw, "latency_ms", '{');
+	jw_open(jw, m);
 	put_series(jw, &fl->series);
 	report_json_percentiles(jw, f, fl);
 	close_block(jw, '}');
@@ -95,24 +100,25 @@ put_commands(json_writer *jw, const report_figures *f, const figures_script *fs)
 {
 	if (!f->per_command)
 	{
-		put_null(jw, "commands");
+		jw_null(jw, RM_SCRIPT_COMMANDS);
 		return;
 	}
-	open_block(jw, "commands", '[');
+	jw_open(jw, RM_SCRIPT_COMMANDS);
 	for (int j = 0; j < fs->ncommands; j++)
 	{
 		const figures_command *fc = &fs->commands[j];
 
 		open_block(jw, NULL, '{');
-		put_int(jw, "number", j);
-		put_str(jw, "line", fc->line);
-		open_block(jw, "latency_ms", '{');
+		jw_int(jw, RM_COMMAND_NUMBER, j);
+		jw_str(jw, RM_COMMAND_LINE, fc->line);
+		jw_open(jw, RM_COMMAND_LATENCY_MS);
 		put_series(jw, &fc->latency);
 		report_json_percentiles(jw, f, &fc->percentiles);
 		close_block(jw, '}');
-		put_int(jw, "failures", fc->failures);
-		put_int(jw, "retries", fc->retries);
-		report_json_hist(jw, fc->hist, fc->latency_sum_us, fc->latency_sum2_us);
+		jw_int(jw, RM_COMMAND_FAILURES, fc->failures);
+		jw_int(jw, RM_COMMAND_RETRIES, fc->retries);
+		report_json_hist(jw, RM_COMMAND_LATENCY_HISTOGRAM, fc->hist,
+						 fc->latency_sum_us, fc->latency_sum2_us);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
@@ -121,24 +127,25 @@ put_commands(json_writer *jw, const report_figures *f, const figures_script *fs)
 static void
 put_scripts(json_writer *jw, const report_figures *f)
 {
-	open_block(jw, "scripts", '[');
+	jw_open(jw, RM_TOP_SCRIPTS);
 	for (int i = 0; i < f->nscripts; i++)
 	{
 		const figures_script *fs = &f->scripts[i];
 
 		open_block(jw, NULL, '{');
-		put_int(jw, "number", i + 1);
-		put_str(jw, "name", fs->name);
-		put_int(jw, "weight", fs->weight);
-		put_num(jw, "weight_pct", fs->weight_pct);
-		open_block(jw, "transactions", '{');
+		jw_int(jw, RM_SCRIPT_NUMBER, i + 1);
+		jw_str(jw, RM_SCRIPT_NAME, fs->name);
+		jw_int(jw, RM_SCRIPT_WEIGHT, fs->weight);
+		jw_num(jw, RM_SCRIPT_WEIGHT_PCT, fs->weight_pct);
+		jw_open(jw, RM_SCRIPT_TRANSACTIONS);
 		put_counts(jw, &fs->counts);
 		close_block(jw, '}');
-		put_num(jw, "processed_pct", fs->processed_pct);
-		put_num(jw, "tps", fs->tps);
-		put_latency(jw, f, &fs->latency);
+		jw_num(jw, RM_SCRIPT_PROCESSED_PCT, fs->processed_pct);
+		jw_num(jw, RM_SCRIPT_TPS, fs->tps);
+		put_latency(jw, RM_SCRIPT_LATENCY_MS, f, &fs->latency);
 		put_commands(jw, f, fs);
-		report_json_hist(jw, fs->hist, fs->latency_sum_us, fs->latency_sum2_us);
+		report_json_hist(jw, RM_SCRIPT_LATENCY_HISTOGRAM, fs->hist,
+						 fs->latency_sum_us, fs->latency_sum2_us);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
@@ -147,16 +154,16 @@ put_scripts(json_writer *jw, const report_figures *f)
 static void
 put_transactions(json_writer *jw, const report_figures *f)
 {
-	open_block(jw, "transactions", '{');
+	jw_open(jw, RM_TOP_TRANSACTIONS);
 	put_counts(jw, &f->counts);
 	if (f->duration <= 0)
-		put_int(jw, "expected", f->expected);
+		jw_int(jw, RM_TRANSACTIONS_EXPECTED, f->expected);
 	else
-		put_null(jw, "expected");
+		jw_null(jw, RM_TRANSACTIONS_EXPECTED);
 	if (f->latency_limited)
-		put_int(jw, "late", f->late);
+		jw_int(jw, RM_TRANSACTIONS_LATE, f->late);
 	else
-		put_null(jw, "late");
+		jw_null(jw, RM_TRANSACTIONS_LATE);
 	close_block(jw, '}');
 }
 
@@ -177,36 +184,36 @@ outcome_name(report_outcome outcome)
 static void
 put_figures(json_writer *jw, const report_figures *f)
 {
-	put_bool(jw, "aborted", f->aborted);
+	jw_bool(jw, RM_TOP_ABORTED, f->aborted);
 	report_json_aborts(jw, f);
-	put_num(jw, "duration_s", f->duration_s);
-	put_num(jw, "tps", f->tps);
+	jw_num(jw, RM_TOP_DURATION_S, f->duration_s);
+	jw_num(jw, RM_TOP_TPS, f->tps);
 	if (f->connect_each)
 	{
-		put_null(jw, "initial_connection_ms");
-		put_num(jw, "average_connection_ms", f->average_connection_ms);
+		jw_null(jw, RM_TOP_INITIAL_CONNECTION_MS);
+		jw_num(jw, RM_TOP_AVERAGE_CONNECTION_MS, f->average_connection_ms);
 	}
 	else
 	{
-		put_num(jw, "initial_connection_ms", f->initial_connection_ms);
-		put_null(jw, "average_connection_ms");
+		jw_num(jw, RM_TOP_INITIAL_CONNECTION_MS, f->initial_connection_ms);
+		jw_null(jw, RM_TOP_AVERAGE_CONNECTION_MS);
 	}
 	put_transactions(jw, f);
 	report_json_reconnect(jw, f);
 
 	/* the text report's figure: measured, or derived from the run time */
-	put_num(jw, "text_latency_average_ms", f->latency_average_ms);
-	put_bool(jw, "text_latency_average_derived", f->latency_average_derived);
-	put_latency(jw, f, &f->latency);
+	jw_num(jw, RM_TOP_TEXT_LATENCY_AVERAGE_MS, f->latency_average_ms);
+	jw_bool(jw, RM_TOP_TEXT_LATENCY_AVERAGE_DERIVED, f->latency_average_derived);
+	put_latency(jw, RM_TOP_LATENCY_MS, f, &f->latency);
 	if (f->throttled)
 	{
-		open_block(jw, "lag_ms", '{');
-		put_num(jw, "average", f->lag_average_ms);
-		put_num(jw, "max", f->lag_count > 0 ? f->lag_max_ms : NAN);
+		jw_open(jw, RM_TOP_LAG_MS);
+		jw_num(jw, RM_LAG_AVERAGE, f->lag_average_ms);
+		jw_num(jw, RM_LAG_MAX, f->lag_count > 0 ? f->lag_max_ms : NAN);
 		close_block(jw, '}');
 	}
 	else
-		put_null(jw, "lag_ms");
+		jw_null(jw, RM_TOP_LAG_MS);
 
 	put_scripts(jw, f);
 }
@@ -231,17 +238,14 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 	jw.out = out;
 	jw.schema_bad = RM_NONE;
 	open_block(&jw, NULL, '{');
-	put_int(&jw, "schema_version", REPORT_JSON_SCHEMA_VERSION);
-	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
-	put_str(&jw, "run_id", run_id != NULL && run_id[0] != '\0' ? run_id : NULL);
-	if (server != NULL)
-		put_str(&jw, "server_version", server);
-	else
-		put_null(&jw, "server_version");
-	put_str(&jw, "outcome", outcome_name(end->outcome));
+	jw_int(&jw, RM_TOP_SCHEMA_VERSION, REPORT_JSON_SCHEMA_VERSION);
+	jw_str(&jw, RM_TOP_PGBENCH_VERSION, PGBENCH_VERSION);
+	jw_str(&jw, RM_TOP_RUN_ID, run_id != NULL && run_id[0] != '\0' ? run_id : NULL);
+	jw_str(&jw, RM_TOP_SERVER_VERSION, server);
+	jw_str(&jw, RM_TOP_OUTCOME, outcome_name(end->outcome));
 	if (end->outcome == REPORT_INTERRUPTED)
-		put_str(&jw, "signal", end->signal);
-	put_str(&jw, "error", end->error);
+		jw_str(&jw, RM_TOP_SIGNAL, end->signal);
+	jw_str(&jw, RM_TOP_ERROR, end->error);
 	if (f == NULL)
 		report_json_meta(&jw, end->compat, end->meta);
 	else

@@ -16,9 +16,9 @@
 
 /* A string member, null when empty (not known). */
 static void
-put_known(json_writer *jw, const char *key, const char *v)
+put_known(json_writer *jw, report_member m, const char *v)
 {
-	put_str(jw, key, v[0] != '\0' ? v : NULL);
+	jw_str(jw, m, v[0] != '\0' ? v : NULL);
 }
 
 void
@@ -28,46 +28,46 @@ report_json_meta(json_writer *jw, int compat, const figures_extra *e)
 
 	if (e == NULL)
 		e = &unknown;
-	put_int(jw, "compat", compat);
-	open_block(jw, "command_line", '[');
+	jw_int(jw, RM_TOP_COMPAT, compat);
+	jw_open(jw, RM_TOP_COMMAND_LINE);
 	for (int i = 0; i < e->argc; i++)
 		put_str(jw, NULL, e->argv[i]);
 	close_block(jw, ']');
-	put_known(jw, "start_time", e->start_iso);
-	put_num(jw, "start_epoch_s", e->start_iso[0] != '\0' ? e->start_epoch_s : NAN);
-	put_known(jw, "end_time", e->end_iso);
-	put_num(jw, "end_epoch_s", e->end_iso[0] != '\0' ? e->end_epoch_s : NAN);
+	put_known(jw, RM_TOP_START_TIME, e->start_iso);
+	jw_num(jw, RM_TOP_START_EPOCH_S, e->start_iso[0] != '\0' ? e->start_epoch_s : NAN);
+	put_known(jw, RM_TOP_END_TIME, e->end_iso);
+	jw_num(jw, RM_TOP_END_EPOCH_S, e->end_iso[0] != '\0' ? e->end_epoch_s : NAN);
 	if (e->target == NULL)
 	{
-		put_null(jw, "connection");
+		jw_null(jw, RM_TOP_CONNECTION);
 		return;
 	}
-	open_block(jw, "connection", '{');
-	put_known(jw, "host", e->target->host);
-	put_known(jw, "port", e->target->port);
-	put_known(jw, "database", e->target->dbname);
+	jw_open(jw, RM_TOP_CONNECTION);
+	put_known(jw, RM_CONNECTION_HOST, e->target->host);
+	put_known(jw, RM_CONNECTION_PORT, e->target->port);
+	put_known(jw, RM_CONNECTION_DATABASE, e->target->dbname);
 	close_block(jw, '}');
 }
 
 /* A text without the newlines a server message ends with. */
 static void
-put_line(json_writer *jw, const char *key, char *text)
+put_line(json_writer *jw, report_member m, char *text)
 {
 	size_t		len = strlen(text);
 
 	while (len > 0 && text[len - 1] == '\n')
 		text[--len] = '\0';
-	put_str(jw, key, text);
+	jw_str(jw, m, text);
 }
 
 /* An index that may be "none" (negative): null. */
 static void
-put_index(json_writer *jw, const char *key, int v)
+put_index(json_writer *jw, report_member m, int v)
 {
 	if (v >= 0)
-		put_int(jw, key, v);
+		jw_int(jw, m, v);
 	else
-		put_null(jw, key);
+		jw_null(jw, m);
 }
 
 static void
@@ -82,26 +82,27 @@ put_abort(json_writer *jw, const run_abort *a)
 	failure_format(cf, line, sizeof(line));
 	snprintf(message, sizeof(message), "%s", cf->message);
 	open_block(jw, NULL, '{');
-	put_int(jw, "client", cf->client);
-	put_num(jw, "at_s", 0.000001 * (double) a->at);
-	put_str(jw, "kind", failure_kind_name(cf->kind));
-	put_index(jw, "script", positioned ? cf->script : -1);
-	put_index(jw, "command", positioned ? cf->command : -1);
-	put_index(jw, "query", cf->kind == FAILURE_SQL || cf->kind == FAILURE_RESULT ? cf->query : -1);
-	put_known(jw, "sqlstate", cf->sqlstate);
-	open_block(jw, "causes", '[');
+	jw_int(jw, RM_ABORT_CLIENT, cf->client);
+	jw_num(jw, RM_ABORT_AT_S, 0.000001 * (double) a->at);
+	jw_str(jw, RM_ABORT_KIND, failure_kind_name(cf->kind));
+	put_index(jw, RM_ABORT_SCRIPT, positioned ? cf->script : -1);
+	put_index(jw, RM_ABORT_COMMAND, positioned ? cf->command : -1);
+	put_index(jw, RM_ABORT_QUERY,
+			  cf->kind == FAILURE_SQL || cf->kind == FAILURE_RESULT ? cf->query : -1);
+	put_known(jw, RM_ABORT_SQLSTATE, cf->sqlstate);
+	jw_open(jw, RM_ABORT_CAUSES);
 	for (int i = 0; i < cf->ncauses; i++)
 		put_str(jw, NULL, cf->causes[i]);
 	close_block(jw, ']');
-	put_line(jw, "message", message);
-	put_line(jw, "line", line);
+	put_line(jw, RM_ABORT_MESSAGE, message);
+	put_line(jw, RM_ABORT_LINE, line);
 	close_block(jw, '}');
 }
 
 void
 report_json_aborts(json_writer *jw, const report_figures *f)
 {
-	open_block(jw, "aborted_clients", '[');
+	jw_open(jw, RM_TOP_ABORTED_CLIENTS);
 	for (int i = 0; i < f->extra.naborts; i++)
 		put_abort(jw, f->extra.aborts[i]);
 	close_block(jw, ']');
@@ -110,7 +111,7 @@ report_json_aborts(json_writer *jw, const report_figures *f)
 void
 report_json_percentiles(json_writer *jw, const report_figures *f, const figures_latency *fl)
 {
-	open_block(jw, "percentiles", '{');
+	jw_open(jw, RM_LATENCY_PERCENTILES);
 	for (int i = 0; fl->has_percentiles && i < f->nreport_percentiles; i++)
 	{
 		char		key[32];
@@ -132,16 +133,16 @@ put_point_hist(json_writer *jw, const timeline_record *r)
 {
 	if (r->delta.cnt == 0)
 	{
-		put_null(jw, "histogram");
+		jw_null(jw, RM_POINT_HISTOGRAM);
 		return;
 	}
-	open_block(jw, "histogram", '{');
-	put_int(jw, "min_us", r->latency_min_us);
-	put_int(jw, "max_us", r->latency_max_us);
-	put_exact(jw, "latency_sum_us", r->delta.latency.sum);
-	put_exact(jw, "latency_sum_squares_us", r->delta.latency.sum2);
-	put_exact(jw, "lag_sum_us", r->delta.lag.sum);
-	open_block(jw, "buckets", '[');
+	jw_open(jw, RM_POINT_HISTOGRAM);
+	jw_int(jw, RM_POINT_HIST_MIN_US, r->latency_min_us);
+	jw_int(jw, RM_POINT_HIST_MAX_US, r->latency_max_us);
+	jw_exact(jw, RM_POINT_HIST_LATENCY_SUM_US, r->delta.latency.sum);
+	jw_exact(jw, RM_POINT_HIST_LATENCY_SUM_SQUARES_US, r->delta.latency.sum2);
+	jw_exact(jw, RM_POINT_HIST_LAG_SUM_US, r->delta.lag.sum);
+	jw_open(jw, RM_POINT_HIST_BUCKETS);
 	for (int b = 0; b < TIMELINE_NBUCKETS; b++)
 	{
 		if (r->buckets[b] == 0)
@@ -159,70 +160,78 @@ put_client(json_writer *jw, const figures_point *p)
 {
 	if (!p->has_client)
 	{
-		put_null(jw, "client");
+		jw_null(jw, RM_POINT_CLIENT);
 		return;
 	}
-	open_block(jw, "client", '{');
-	put_num(jw, "cpu_user_s", p->cpu_user_s);
-	put_num(jw, "cpu_system_s", p->cpu_system_s);
-	put_num(jw, "busiest_thread_cpu_pct", p->busiest_thread_cpu_pct);
+	jw_open(jw, RM_POINT_CLIENT);
+	jw_num(jw, RM_POINT_CLIENT_CPU_USER_S, p->cpu_user_s);
+	jw_num(jw, RM_POINT_CLIENT_CPU_SYSTEM_S, p->cpu_system_s);
+	jw_num(jw, RM_POINT_CLIENT_BUSIEST_THREAD_CPU_PCT, p->busiest_thread_cpu_pct);
 	if (p->rss_kb >= 0)
-		put_int(jw, "rss_kb", p->rss_kb);
+		jw_int(jw, RM_POINT_CLIENT_RSS_KB, p->rss_kb);
 	else
-		put_null(jw, "rss_kb");
+		jw_null(jw, RM_POINT_CLIENT_RSS_KB);
 	close_block(jw, '}');
 }
 
 static void
 put_point(json_writer *jw, const figures_point *p, bool throttled, bool monitored)
 {
-	static const double at[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
+	/*
+	 * FIGURES_POINT_PERCENTILES: a fixed list, so the schema declares each
+	 * as a member ("p50" ... "p99.9"), in its order
+	 */
+	static const report_member pct[] = {
+		RM_POINT_LATENCY_P50, RM_POINT_LATENCY_P90, RM_POINT_LATENCY_P99, RM_POINT_LATENCY_P99_9,
+	};
+
+	_Static_assert(PGB_LENGTHOF(pct) == FIGURES_POINT_NPERCENTILES,
+				   "a member per point percentile");
 
 	open_block(jw, NULL, '{');
-	put_num(jw, "t_s", p->t_s);
-	put_num(jw, "interval_s", p->interval_s);
-	put_num(jw, "tps", p->tps);
-	put_int(jw, "processed", p->processed);
-	put_int(jw, "failures", p->failures);
-	put_int(jw, "retried", p->retried);
-	put_int(jw, "retries", p->retries);
-	put_int(jw, "skipped", p->skipped);
-	open_block(jw, "latency_ms", '{');
-	put_num(jw, "average", p->latency_avg_ms);
-	put_num(jw, "stddev", p->latency_stddev_ms);
-	put_num(jw, "min", p->latency_min_ms);
+	jw_num(jw, RM_POINT_T_S, p->t_s);
+	jw_num(jw, RM_POINT_INTERVAL_S, p->interval_s);
+	jw_num(jw, RM_POINT_TPS, p->tps);
+	jw_int(jw, RM_POINT_PROCESSED, p->processed);
+	jw_int(jw, RM_POINT_FAILURES, p->failures);
+	jw_int(jw, RM_POINT_RETRIED, p->retried);
+	jw_int(jw, RM_POINT_RETRIES, p->retries);
+	jw_int(jw, RM_POINT_SKIPPED, p->skipped);
+	jw_open(jw, RM_POINT_LATENCY_MS);
+	jw_num(jw, RM_POINT_LATENCY_AVERAGE, p->latency_avg_ms);
+	jw_num(jw, RM_POINT_LATENCY_STDDEV, p->latency_stddev_ms);
+	jw_num(jw, RM_POINT_LATENCY_MIN, p->latency_min_ms);
 	for (int k = 0; k < FIGURES_POINT_NPERCENTILES; k++)
-	{
-		char		key[32];
-
-		snprintf(key, sizeof(key), "p%g", at[k]);
-		put_num(jw, key, p->latency_ms[k]);
-	}
-	put_num(jw, "max", p->latency_max_ms);
+		jw_num(jw, pct[k], p->latency_ms[k]);
+	jw_num(jw, RM_POINT_LATENCY_MAX, p->latency_max_ms);
 	close_block(jw, '}');
 	if (throttled)
 	{
-		open_block(jw, "lag_ms", '{');
-		put_num(jw, "average", p->lag_avg_ms);
+		jw_open(jw, RM_POINT_LAG_MS);
+		jw_num(jw, RM_POINT_LAG_AVERAGE, p->lag_avg_ms);
 		close_block(jw, '}');
 	}
 	else
-		put_null(jw, "lag_ms");
+		jw_null(jw, RM_POINT_LAG_MS);
 	put_client(jw, p);
 	report_json_point_server(jw, p->raw, monitored);
 	put_point_hist(jw, p->raw);
 	close_block(jw, '}');
 }
 
+/*
+ * A server setting: under its own name in "settings" (the key, from the
+ * server), or an item of "non_default" (key NULL), which names it.
+ */
 static void
 put_server_setting(json_writer *jw, const char *key, const server_setting *s, bool with_name)
 {
 	open_block(jw, key, '{');
 	if (with_name)
-		put_str(jw, "name", s->name);
-	put_str(jw, "value", s->value);
-	put_str(jw, "unit", s->unit[0] != '\0' ? s->unit : NULL);
-	put_str(jw, "source", s->source);
+		jw_str(jw, RM_SERVER_SETTING_NAME, s->name);
+	jw_str(jw, RM_SERVER_SETTING_VALUE, s->value);
+	jw_str(jw, RM_SERVER_SETTING_UNIT, s->unit[0] != '\0' ? s->unit : NULL);
+	jw_str(jw, RM_SERVER_SETTING_SOURCE, s->source);
 	close_block(jw, '}');
 }
 
@@ -233,14 +242,14 @@ report_json_server(json_writer *jw, const report_figures *f)
 
 	if (si == NULL)
 	{
-		put_null(jw, "server");
+		jw_null(jw, RM_TOP_SERVER);
 		return;
 	}
-	open_block(jw, "server", '{');
-	put_int(jw, "version_num", si->version_num);
-	put_str(jw, "version", si->version[0] != '\0' ? si->version : NULL);
-	put_str(jw, "system_identifier", si->system_identifier[0] != '\0' ? si->system_identifier : NULL);
-	open_block(jw, "settings", '{');
+	jw_open(jw, RM_TOP_SERVER);
+	jw_int(jw, RM_SERVER_VERSION_NUM, si->version_num);
+	put_known(jw, RM_SERVER_VERSION, si->version);
+	put_known(jw, RM_SERVER_SYSTEM_IDENTIFIER, si->system_identifier);
+	jw_open(jw, RM_SERVER_SETTINGS);
 	for (int k = 0; k < SERVER_NKEY_SETTINGS; k++)
 	{
 		if (si->key_seen[k])
@@ -249,12 +258,12 @@ report_json_server(json_writer *jw, const report_figures *f)
 			put_null(jw, si->key[k].name);
 	}
 	close_block(jw, '}');
-	open_block(jw, "non_default", '[');
+	jw_open(jw, RM_SERVER_NON_DEFAULT);
 	for (int i = 0; i < si->nnondefault; i++)
 		put_server_setting(jw, NULL, &si->nondefault[i], true);
 	close_block(jw, ']');
-	put_bool(jw, "non_default_truncated", si->truncated);
-	open_block(jw, "unreadable", '[');
+	jw_bool(jw, RM_SERVER_NON_DEFAULT_TRUNCATED, si->truncated);
+	jw_open(jw, RM_SERVER_UNREADABLE);
 	for (int i = 0; i < si->nunreadable; i++)
 		put_str(jw, NULL, si->unreadable[i]);
 	close_block(jw, ']');
@@ -268,14 +277,14 @@ report_json_client(json_writer *jw, const report_figures *f)
 
 	if (isnan(e->busiest_thread_cpu_pct))
 	{
-		put_null(jw, "client");
+		jw_null(jw, RM_TOP_CLIENT);
 		return;
 	}
-	open_block(jw, "client", '{');
-	put_int(jw, "busiest_thread", e->busiest_thread);
-	put_num(jw, "busiest_thread_busy_pct", e->busiest_thread_cpu_pct);
-	put_bool(jw, "bound", e->client_bound);
-	put_int(jw, "intervals_bound", e->intervals_client_bound);
+	jw_open(jw, RM_TOP_CLIENT);
+	jw_int(jw, RM_CLIENT_BUSIEST_THREAD, e->busiest_thread);
+	jw_num(jw, RM_CLIENT_BUSIEST_THREAD_BUSY_PCT, e->busiest_thread_cpu_pct);
+	jw_bool(jw, RM_CLIENT_BOUND, e->client_bound);
+	jw_int(jw, RM_CLIENT_INTERVALS_BOUND, e->intervals_client_bound);
 	close_block(jw, '}');
 }
 
@@ -286,14 +295,14 @@ report_json_series(json_writer *jw, const report_figures *f)
 
 	if (e->timeline == NULL)
 	{
-		put_null(jw, "series");
+		jw_null(jw, RM_TOP_SERIES);
 		return;
 	}
-	open_block(jw, "series", '{');
-	put_setting(jw, "interval_s", e->interval_s);
-	put_bool(jw, "incomplete", e->series_incomplete);
-	put_int(jw, "sub_bucket_bits", TIMELINE_SUB_BITS);
-	open_block(jw, "points", '[');
+	jw_open(jw, RM_TOP_SERIES);
+	jw_setting(jw, RM_SERIES_INTERVAL_S, e->interval_s);
+	jw_bool(jw, RM_SERIES_INCOMPLETE, e->series_incomplete);
+	jw_int(jw, RM_SERIES_SUB_BUCKET_BITS, TIMELINE_SUB_BITS);
+	jw_open(jw, RM_SERIES_POINTS);
 	for (int i = 0; i < e->timeline->n; i++)
 	{
 		timeline_record r;
@@ -315,30 +324,30 @@ report_json_series(json_writer *jw, const report_figures *f)
 void
 report_json_histogram(json_writer *jw, const report_figures *f)
 {
-	report_json_hist(jw, f->extra.latency_hist, f->extra.latency_sum_us,
-					 f->extra.latency_sum2_us);
+	report_json_hist(jw, RM_TOP_LATENCY_HISTOGRAM, f->extra.latency_hist,
+					 f->extra.latency_sum_us, f->extra.latency_sum2_us);
 }
 
 void
-report_json_hist(json_writer *jw, const hist *h, double sum, double sum2)
+report_json_hist(json_writer *jw, report_member m, const hist *h, double sum, double sum2)
 {
 	if (h == NULL)
 	{
-		put_null(jw, "latency_histogram");
+		jw_null(jw, m);
 		return;
 	}
-	open_block(jw, "latency_histogram", '{');
-	put_str(jw, "layout", "log-linear");
-	put_int(jw, "sub_bucket_bits", HIST_SUB_BITS);
-	put_int(jw, "highest_us", h->highest);
-	put_int(jw, "count", h->count);
-	put_int(jw, "clamped", h->clamped);
-	put_int(jw, "min_us", h->min);
-	put_int(jw, "max_us", h->max);
-	put_exact(jw, "sum_us", h->sum);
-	put_exact(jw, "latency_sum_us", sum);
-	put_exact(jw, "latency_sum_squares_us", sum2);
-	open_block(jw, "buckets", '[');
+	jw_open(jw, m);
+	jw_str(jw, RM_HISTOGRAM_LAYOUT, "log-linear");
+	jw_int(jw, RM_HISTOGRAM_SUB_BUCKET_BITS, HIST_SUB_BITS);
+	jw_int(jw, RM_HISTOGRAM_HIGHEST_US, h->highest);
+	jw_int(jw, RM_HISTOGRAM_COUNT, h->count);
+	jw_int(jw, RM_HISTOGRAM_CLAMPED, h->clamped);
+	jw_int(jw, RM_HISTOGRAM_MIN_US, h->min);
+	jw_int(jw, RM_HISTOGRAM_MAX_US, h->max);
+	jw_exact(jw, RM_HISTOGRAM_SUM_US, h->sum);
+	jw_exact(jw, RM_HISTOGRAM_LATENCY_SUM_US, sum);
+	jw_exact(jw, RM_HISTOGRAM_LATENCY_SUM_SQUARES_US, sum2);
+	jw_open(jw, RM_HISTOGRAM_BUCKETS);
 	for (int i = 0; i < h->nbuckets; i++)
 	{
 		if (h->counts[i] == 0)
@@ -351,26 +360,31 @@ report_json_hist(json_writer *jw, const hist *h, double sum, double sum2)
 }
 
 /*
- * --rendezvous: the group, this member, the agreed start, and (clock) the
- * clock measurement; a merged report's input has no clock fields.
+ * --rendezvous as member m: the top level's (RM_TOP_RENDEZVOUS) has the
+ * group, this member, the agreed start and the clock measurement; a
+ * merged report's input's (RM_INPUT_RENDEZVOUS), an object of its own in
+ * the schema, has no clock fields.
  */
 static void
-put_rendezvous(json_writer *jw, const rendezvous_info *rv, bool clock)
+put_rendezvous(json_writer *jw, report_member m, const rendezvous_info *rv)
 {
+	bool		input = m == RM_INPUT_RENDEZVOUS;
+
 	if (rv == NULL)
 	{
-		put_null(jw, "rendezvous");
+		jw_null(jw, m);
 		return;
 	}
-	open_block(jw, "rendezvous", '{');
-	put_str(jw, "group", rv->group);
-	put_int(jw, "size", rv->size);
-	put_int(jw, "member", rv->member);
-	put_int(jw, "start_server_epoch_us", rv->start_server_us);
-	if (clock)
+	jw_open(jw, m);
+	jw_str(jw, input ? RM_INPUT_RENDEZVOUS_GROUP : RM_RENDEZVOUS_GROUP, rv->group);
+	jw_int(jw, input ? RM_INPUT_RENDEZVOUS_SIZE : RM_RENDEZVOUS_SIZE, rv->size);
+	jw_int(jw, input ? RM_INPUT_RENDEZVOUS_MEMBER : RM_RENDEZVOUS_MEMBER, rv->member);
+	jw_int(jw, input ? RM_INPUT_RENDEZVOUS_START_SERVER_EPOCH_US
+		   : RM_RENDEZVOUS_START_SERVER_EPOCH_US, rv->start_server_us);
+	if (!input)
 	{
-		put_int(jw, "clock_offset_us", rv->clock_offset_us);
-		put_int(jw, "clock_rtt_us", rv->clock_rtt_us);
+		jw_int(jw, RM_RENDEZVOUS_CLOCK_OFFSET_US, rv->clock_offset_us);
+		jw_int(jw, RM_RENDEZVOUS_CLOCK_RTT_US, rv->clock_rtt_us);
 	}
 	close_block(jw, '}');
 }
@@ -380,9 +394,9 @@ static void
 put_source(json_writer *jw, const report_source *rs)
 {
 	open_block(jw, NULL, '{');
-	put_str(jw, "file", rs->file);
-	put_str(jw, "run_id", rs->run_id[0] != '\0' ? rs->run_id : NULL);
-	put_rendezvous(jw, rs->in_group ? &rs->group : NULL, false);
+	jw_str(jw, RM_INPUT_FILE, rs->file);
+	put_known(jw, RM_INPUT_RUN_ID, rs->run_id);
+	put_rendezvous(jw, RM_INPUT_RENDEZVOUS, rs->in_group ? &rs->group : NULL);
 	report_json_source_server(jw, rs);
 	close_block(jw, '}');
 }
@@ -393,10 +407,10 @@ put_inputs(json_writer *jw, const figures_extra *e)
 {
 	if (e->nsources == 0)
 	{
-		put_null(jw, "inputs");
+		jw_null(jw, RM_TOP_INPUTS);
 		return;
 	}
-	open_block(jw, "inputs", '[');
+	jw_open(jw, RM_TOP_INPUTS);
 	for (int i = 0; i < e->nsources; i++)
 		put_source(jw, &e->sources[i]);
 	close_block(jw, ']');
@@ -407,18 +421,18 @@ report_json_fleet(json_writer *jw, const report_figures *f)
 {
 	const figures_extra *e = &f->extra;
 
-	put_rendezvous(jw, e->rendezvous, true);
-	open_block(jw, "merge", '{');
-	put_int(jw, "instances", e->instances);
+	put_rendezvous(jw, RM_TOP_RENDEZVOUS, e->rendezvous);
+	jw_open(jw, RM_TOP_MERGE);
+	jw_int(jw, RM_MERGE_INSTANCES, e->instances);
 	if (e->progress_s > 0)
-		put_int(jw, "progress_s", e->progress_s);
+		jw_int(jw, RM_MERGE_PROGRESS_S, e->progress_s);
 	else
-		put_null(jw, "progress_s");
-	put_int(jw, "start_epoch_us", e->start_epoch_us);
-	put_int(jw, "conn_elapsed_us", e->conn_elapsed_us);
-	put_int(jw, "bench_duration_us", e->bench_duration_us);
-	put_int(jw, "conn_duration_us", e->conn_duration_us);
-	put_exact(jw, "lag_sum_us", e->lag_sum_us);
+		jw_null(jw, RM_MERGE_PROGRESS_S);
+	jw_int(jw, RM_MERGE_START_EPOCH_US, e->start_epoch_us);
+	jw_int(jw, RM_MERGE_CONN_ELAPSED_US, e->conn_elapsed_us);
+	jw_int(jw, RM_MERGE_BENCH_DURATION_US, e->bench_duration_us);
+	jw_int(jw, RM_MERGE_CONN_DURATION_US, e->conn_duration_us);
+	jw_exact(jw, RM_MERGE_LAG_SUM_US, e->lag_sum_us);
 	close_block(jw, '}');
 	put_inputs(jw, e);
 	report_json_servers(jw, f);
@@ -430,27 +444,27 @@ report_json_reconnect(json_writer *jw, const report_figures *f)
 	const figures_reconnect *fr = &f->reconnect;
 	const struct
 	{
-		const char *key;
+		report_member member;
 		double		value;
 	}			times[] = {
-		{"window_ms", fr->window_ms},
-		{"first_loss_s", fr->first_loss_s},
-		{"last_back_s", fr->last_back_s},
-		{"downtime_max_ms", fr->downtime_max_ms},
-		{"downtime_total_ms", fr->downtime_total_ms},
+		{RM_RECONNECT_WINDOW_MS, fr->window_ms},
+		{RM_RECONNECT_FIRST_LOSS_S, fr->first_loss_s},
+		{RM_RECONNECT_LAST_BACK_S, fr->last_back_s},
+		{RM_RECONNECT_DOWNTIME_MAX_MS, fr->downtime_max_ms},
+		{RM_RECONNECT_DOWNTIME_TOTAL_MS, fr->downtime_total_ms},
 	};
 
 	if (fr->enabled)
 	{
-		open_block(jw, "reconnect", '{');
-		put_int(jw, "losses", fr->losses);
-		put_int(jw, "reconnects", fr->reconnects);
-		put_int(jw, "failed", fr->failed);
+		jw_open(jw, RM_TOP_RECONNECT);
+		jw_int(jw, RM_RECONNECT_LOSSES, fr->losses);
+		jw_int(jw, RM_RECONNECT_RECONNECTS, fr->reconnects);
+		jw_int(jw, RM_RECONNECT_FAILED, fr->failed);
 		for (size_t i = 0; i < PGB_LENGTHOF(times); i++)
-			put_num(jw, times[i].key, times[i].value);
-		put_int(jw, "clients_down_at_end", fr->down_at_end);
+			jw_num(jw, times[i].member, times[i].value);
+		jw_int(jw, RM_RECONNECT_CLIENTS_DOWN_AT_END, fr->down_at_end);
 		close_block(jw, '}');
 	}
 	else
-		put_null(jw, "reconnect");
+		jw_null(jw, RM_TOP_RECONNECT);
 }

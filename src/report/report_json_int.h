@@ -111,11 +111,12 @@ void		report_json_point_server(json_writer *jw, const timeline_record *r, bool m
 void		report_json_histogram(json_writer *jw, const report_figures *f);
 
 /*
- * "latency_histogram": h (null when NULL) with the exact sum and sum of
- * squares of the latencies it counts: the top level's, a script's, a
- * command's.
+ * "latency_histogram" as member m (RM_TOP_, RM_SCRIPT_ or
+ * RM_COMMAND_LATENCY_HISTOGRAM): h (null when NULL) with the exact sum
+ * and sum of squares of the latencies it counts.
  */
-void		report_json_hist(json_writer *jw, const hist *h, double sum, double sum2);
+void		report_json_hist(json_writer *jw, report_member m, const hist *h,
+							 double sum, double sum2);
 
 /*
  * "rendezvous", "merge" and "inputs": what merging reports needs and

@@ -16,13 +16,17 @@
 
 #define USEC_PER_SEC 1e6
 
-/* The counters of present, by group, as an object under key. */
+/*
+ * The counters of present, by group, as member m (a point's "counters",
+ * the run's "totals", an input's "server_totals", a server's "totals");
+ * the groups and the counters are named by TIMELINE_SERVER_COUNTERS.
+ */
 static void
-put_counters(json_writer *jw, const char *key, uint64_t present, const double *value)
+put_counters(json_writer *jw, report_member m, uint64_t present, const double *value)
 {
 	const char *group = NULL;
 
-	open_block(jw, key, '{');
+	jw_open(jw, m);
 	for (int i = 0; i < SRV_NCOUNTERS; i++)
 	{
 		const timeline_counter_def *d = &timeline_server_counters[i];
@@ -46,27 +50,29 @@ put_counters(json_writer *jw, const char *key, uint64_t present, const double *v
 	close_block(jw, '}');
 }
 
+/* "wait_events" as member m (a point's, the run's): a WAITS object. */
 static void
-put_waits(json_writer *jw, int64_t samples, const timeline_wait *waits, int n, int64_t other)
+put_waits(json_writer *jw, report_member m, int64_t samples, const timeline_wait *waits,
+		  int n, int64_t other)
 {
-	open_block(jw, "wait_events", '{');
-	put_int(jw, "samples", samples);
-	open_block(jw, "counts", '{');
+	jw_open(jw, m);
+	jw_int(jw, RM_WAITS_SAMPLES, samples);
+	jw_open(jw, RM_WAITS_COUNTS);
 	for (int i = 0; i < n; i++)
 		put_int(jw, waits[i].name, waits[i].count);
 	close_block(jw, '}');
-	put_int(jw, "other", other);
+	jw_int(jw, RM_WAITS_OTHER, other);
 	close_block(jw, '}');
 }
 
 /* A count or size; null when unknown (< 0). */
 static void
-put_count_or_null(json_writer *jw, const char *key, int64_t v)
+put_count_or_null(json_writer *jw, report_member m, int64_t v)
 {
 	if (v >= 0)
-		put_int(jw, key, v);
+		jw_int(jw, m, v);
 	else
-		put_null(jw, key);
+		jw_null(jw, m);
 }
 
 static void
@@ -74,17 +80,17 @@ put_processes(json_writer *jw, const timeline_server *s)
 {
 	if (!s->has_proc)
 	{
-		put_null(jw, "processes");
+		jw_null(jw, RM_POINT_SERVER_PROCESSES);
 		return;
 	}
-	open_block(jw, "processes", '{');
-	put_int(jw, "count", s->nprocs);
-	put_num(jw, "cpu_user_s", s->cpu_user_s);
-	put_num(jw, "cpu_system_s", s->cpu_system_s);
-	put_count_or_null(jw, "read_bytes", s->read_bytes);
-	put_count_or_null(jw, "write_bytes", s->write_bytes);
-	put_int(jw, "ctxsw_voluntary", s->ctxsw_voluntary);
-	put_int(jw, "ctxsw_involuntary", s->ctxsw_involuntary);
+	jw_open(jw, RM_POINT_SERVER_PROCESSES);
+	jw_int(jw, RM_PROCESSES_COUNT, s->nprocs);
+	jw_num(jw, RM_PROCESSES_CPU_USER_S, s->cpu_user_s);
+	jw_num(jw, RM_PROCESSES_CPU_SYSTEM_S, s->cpu_system_s);
+	put_count_or_null(jw, RM_PROCESSES_READ_BYTES, s->read_bytes);
+	put_count_or_null(jw, RM_PROCESSES_WRITE_BYTES, s->write_bytes);
+	jw_int(jw, RM_PROCESSES_CTXSW_VOLUNTARY, s->ctxsw_voluntary);
+	jw_int(jw, RM_PROCESSES_CTXSW_INVOLUNTARY, s->ctxsw_involuntary);
 	close_block(jw, '}');
 }
 
@@ -92,48 +98,58 @@ put_processes(json_writer *jw, const timeline_server *s)
 void
 report_json_point_server(json_writer *jw, const timeline_record *r, bool monitored)
 {
-	static const char *const states[TIMELINE_HOST_NCPU_STATES] = TIMELINE_HOST_CPU_STATES;
+	/*
+	 * TIMELINE_HOST_CPU_STATES: a fixed list, so the schema declares each
+	 * state as a member of "cpu_s", in its order
+	 */
+	static const report_member states[] = {
+		RM_HOST_CPU_USER, RM_HOST_CPU_NICE, RM_HOST_CPU_SYSTEM, RM_HOST_CPU_IDLE,
+		RM_HOST_CPU_IOWAIT, RM_HOST_CPU_IRQ, RM_HOST_CPU_SOFTIRQ, RM_HOST_CPU_STEAL,
+	};
 	const timeline_server *s = &r->server;
 	const timeline_host *h = &r->host;
 
+	_Static_assert(PGB_LENGTHOF(states) == TIMELINE_HOST_NCPU_STATES,
+				   "a member per CPU state");
 	if (!monitored && !s->has_proc)
-		put_null(jw, "server");
+		jw_null(jw, RM_POINT_SERVER);
 	else
 	{
-		open_block(jw, "server", '{');
+		jw_open(jw, RM_POINT_SERVER);
 		if (s->has_counters)
-			put_counters(jw, "counters", s->present, s->counter);
+			put_counters(jw, RM_POINT_SERVER_COUNTERS, s->present, s->counter);
 		else
-			put_null(jw, "counters");
+			jw_null(jw, RM_POINT_SERVER_COUNTERS);
 		if (s->has_counters && s->checkpoint_start_us != TIMELINE_NO_TIME)
-			put_num(jw, "checkpoint_start_s", (double) s->checkpoint_start_us / USEC_PER_SEC);
+			jw_num(jw, RM_POINT_SERVER_CHECKPOINT_START_S,
+				   (double) s->checkpoint_start_us / USEC_PER_SEC);
 		else
-			put_null(jw, "checkpoint_start_s");
+			jw_null(jw, RM_POINT_SERVER_CHECKPOINT_START_S);
 		if (monitored)
-			put_waits(jw, s->wait_samples, s->waits,
+			put_waits(jw, RM_POINT_SERVER_WAIT_EVENTS, s->wait_samples, s->waits,
 					  s->nwaits < TIMELINE_NWAITS ? s->nwaits : TIMELINE_NWAITS, s->waits_other);
 		else
-			put_null(jw, "wait_events");
+			jw_null(jw, RM_POINT_SERVER_WAIT_EVENTS);
 		put_processes(jw, s);
 		close_block(jw, '}');
 	}
 	if (!h->ok)
 	{
-		put_null(jw, "host");
+		jw_null(jw, RM_POINT_HOST);
 		return;
 	}
-	open_block(jw, "host", '{');
-	put_int(jw, "cpus", h->ncpus);
-	open_block(jw, "cpu_s", '{');
+	jw_open(jw, RM_POINT_HOST);
+	jw_int(jw, RM_HOST_CPUS, h->ncpus);
+	jw_open(jw, RM_HOST_CPU_S);
 	for (int i = 0; i < TIMELINE_HOST_NCPU_STATES; i++)
-		put_num(jw, states[i], h->cpu_s[i]);
+		jw_num(jw, states[i], h->cpu_s[i]);
 	close_block(jw, '}');
-	put_count_or_null(jw, "mem_total_kb", h->mem_total_kb);
-	put_count_or_null(jw, "mem_available_kb", h->mem_available_kb);
-	put_count_or_null(jw, "net_rx_bytes", h->net_rx_bytes);
-	put_count_or_null(jw, "net_tx_bytes", h->net_tx_bytes);
-	put_count_or_null(jw, "disk_read_bytes", h->disk_read_bytes);
-	put_count_or_null(jw, "disk_write_bytes", h->disk_write_bytes);
+	put_count_or_null(jw, RM_HOST_MEM_TOTAL_KB, h->mem_total_kb);
+	put_count_or_null(jw, RM_HOST_MEM_AVAILABLE_KB, h->mem_available_kb);
+	put_count_or_null(jw, RM_HOST_NET_RX_BYTES, h->net_rx_bytes);
+	put_count_or_null(jw, RM_HOST_NET_TX_BYTES, h->net_tx_bytes);
+	put_count_or_null(jw, RM_HOST_DISK_READ_BYTES, h->disk_read_bytes);
+	put_count_or_null(jw, RM_HOST_DISK_WRITE_BYTES, h->disk_write_bytes);
 	close_block(jw, '}');
 }
 
@@ -242,16 +258,16 @@ event_desc(const void *a, const void *b)
 static void
 put_commits(json_writer *jw, const figures_commits *c)
 {
-	open_block(jw, "commits", '{');
-	put_bool(jw, "checked", c->checked);
-	put_str(jw, "not_checked_because", c->checked ? NULL : c->why_not);
+	jw_open(jw, RM_SERVER_STATS_COMMITS);
+	jw_bool(jw, RM_COMMITS_CHECKED, c->checked);
+	jw_str(jw, RM_COMMITS_NOT_CHECKED_BECAUSE, c->checked ? NULL : c->why_not);
 	if (c->checked)
 	{
-		put_int(jw, "server", c->server);
-		put_int(jw, "expected", c->expected);
-		put_int(jw, "difference", c->difference);
-		put_int(jw, "explained", c->explained);
-		put_bool(jw, "agrees", c->agrees);
+		jw_int(jw, RM_COMMITS_SERVER, c->server);
+		jw_int(jw, RM_COMMITS_EXPECTED, c->expected);
+		jw_int(jw, RM_COMMITS_DIFFERENCE, c->difference);
+		jw_int(jw, RM_COMMITS_EXPLAINED, c->explained);
+		jw_bool(jw, RM_COMMITS_AGREES, c->agrees);
 	}
 	close_block(jw, '}');
 }
@@ -259,18 +275,19 @@ put_commits(json_writer *jw, const figures_commits *c)
 static void
 put_run_sums(json_writer *jw, run_server_sum *sum)
 {
-	open_block(jw, "checkpoints", '[');
+	jw_open(jw, RM_SERVER_STATS_CHECKPOINTS);
 	for (int i = 0; i < sum->ncheckpoints; i++)
 	{
 		open_block(jw, NULL, '{');
-		put_num(jw, "start_s", sum->checkpoint_start_s[i]);
-		put_num(jw, "ended_by_s", sum->checkpoint_end_s[i]);
+		jw_num(jw, RM_CHECKPOINT_START_S, sum->checkpoint_start_s[i]);
+		jw_num(jw, RM_CHECKPOINT_ENDED_BY_S, sum->checkpoint_end_s[i]);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');
-	put_bool(jw, "checkpoints_truncated", sum->checkpoints_truncated);
+	jw_bool(jw, RM_SERVER_STATS_CHECKPOINTS_TRUNCATED, sum->checkpoints_truncated);
 	qsort(sum->events, (size_t) sum->nevents, sizeof(sum->events[0]), event_desc);
-	put_waits(jw, sum->samples, sum->events, sum->nevents, sum->other);
+	put_waits(jw, RM_SERVER_STATS_WAIT_EVENTS, sum->samples, sum->events, sum->nevents,
+			  sum->other);
 }
 
 void
@@ -281,24 +298,24 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 
 	if (run == NULL)
 	{
-		put_null(jw, "server_stats");
+		jw_null(jw, RM_TOP_SERVER_STATS);
 		return;
 	}
-	open_block(jw, "server_stats", '{');
-	put_bool(jw, "monitored", run->connected);
-	put_str(jw, "application_name", run->connected ? run->app_name : NULL);
-	put_bool(jw, "local", run->local);
-	put_num(jw, "sample_interval_ms", (double) run->sample_us / 1000);
+	jw_open(jw, RM_TOP_SERVER_STATS);
+	jw_bool(jw, RM_SERVER_STATS_MONITORED, run->connected);
+	jw_str(jw, RM_SERVER_STATS_APPLICATION_NAME, run->connected ? run->app_name : NULL);
+	jw_bool(jw, RM_SERVER_STATS_LOCAL, run->local);
+	jw_num(jw, RM_SERVER_STATS_SAMPLE_INTERVAL_MS, (double) run->sample_us / 1000);
 	if (run->totals_read)
-		put_counters(jw, "totals", run->present, run->total);
+		put_counters(jw, RM_SERVER_STATS_TOTALS, run->present, run->total);
 	else
-		put_null(jw, "totals");
-	put_int(jw, "own_commits", run->own_commits);
-	put_bool(jw, "settled", run->settled);
+		jw_null(jw, RM_SERVER_STATS_TOTALS);
+	jw_int(jw, RM_SERVER_STATS_OWN_COMMITS, run->own_commits);
+	jw_bool(jw, RM_SERVER_STATS_SETTLED, run->settled);
 	put_commits(jw, &f->extra.commits);
 	if (sum_records(jw, f->extra.timeline, run->checkpoint_times, &sum))
 		put_run_sums(jw, &sum);
-	open_block(jw, "notes", '[');
+	jw_open(jw, RM_SERVER_STATS_NOTES);
 	for (int i = 0; i < run->nnotes && i < MONITOR_MAX_NOTES; i++)
 		put_str(jw, NULL, run->notes[i]);
 	close_block(jw, ']');
@@ -310,11 +327,12 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 void
 report_json_source_server(json_writer *jw, const report_source *rs)
 {
-	put_str(jw, "system_identifier", rs->system_identifier[0] != '\0' ? rs->system_identifier : NULL);
+	jw_str(jw, RM_INPUT_SYSTEM_IDENTIFIER,
+		   rs->system_identifier[0] != '\0' ? rs->system_identifier : NULL);
 	if (rs->has_server_totals)
-		put_counters(jw, "server_totals", rs->server_present, rs->server_totals);
+		put_counters(jw, RM_INPUT_SERVER_TOTALS, rs->server_present, rs->server_totals);
 	else
-		put_null(jw, "server_totals");
+		jw_null(jw, RM_INPUT_SERVER_TOTALS);
 }
 
 /*
@@ -329,10 +347,10 @@ report_json_servers(json_writer *jw, const report_figures *f)
 
 	if (e->sources == NULL || e->nsources == 0)
 	{
-		put_null(jw, "servers");
+		jw_null(jw, RM_TOP_SERVERS);
 		return;
 	}
-	open_block(jw, "servers", '[');
+	jw_open(jw, RM_TOP_SERVERS);
 	for (int i = 0; i < e->nsources; i++)
 	{
 		const report_source *s = &e->sources[i];
@@ -356,13 +374,14 @@ report_json_servers(json_writer *jw, const report_figures *f)
 			}
 		}
 		open_block(jw, NULL, '{');
-		put_str(jw, "system_identifier", s->system_identifier[0] != '\0' ? s->system_identifier : NULL);
-		put_int(jw, "instances", instances);
-		put_str(jw, "totals_from", with != NULL ? with->file : NULL);
+		jw_str(jw, RM_SERVERS_SYSTEM_IDENTIFIER,
+			   s->system_identifier[0] != '\0' ? s->system_identifier : NULL);
+		jw_int(jw, RM_SERVERS_INSTANCES, instances);
+		jw_str(jw, RM_SERVERS_TOTALS_FROM, with != NULL ? with->file : NULL);
 		if (with != NULL)
-			put_counters(jw, "totals", with->server_present, with->server_totals);
+			put_counters(jw, RM_SERVERS_TOTALS, with->server_present, with->server_totals);
 		else
-			put_null(jw, "totals");
+			jw_null(jw, RM_SERVERS_TOTALS);
 		close_block(jw, '}');
 	}
 	close_block(jw, ']');

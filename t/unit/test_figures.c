@@ -230,6 +230,20 @@ mask_compat(char *text)
 		memcpy(at + strlen("\n  \"compat\": "), "NN", 2);
 }
 
+/*
+ * The document just written kept to report_schema.h: each member at its
+ * declared type, null only where it may be.
+ */
+static void
+check_schema(const fc_case *c)
+{
+	report_member bad = report_json_schema_violation();
+
+	if (!tap_ok(bad == RM_NONE, "%s: the JSON document keeps to the schema", c->name))
+		tap_diag("%s: %s \"%s\" written against its declaration", c->name,
+				 report_object_headings[report_members[bad].object], report_key(bad));
+}
+
 static void
 test_report(const fc_case *c, const report_figures *f, int compat)
 {
@@ -249,6 +263,7 @@ test_report(const fc_case *c, const report_figures *f, int compat)
 	out = open_memstream(&text, &len);
 	tap_ok(report_json_write(out, f), "%s: report_json_write succeeds", c->name);
 	fclose(out);
+	check_schema(c);
 	mask_compat(text);
 	snprintf(name, sizeof(name), "%s.json", c->name);
 	if (write_mode && compat == PGB_COMPAT_MIN)
