@@ -1,6 +1,7 @@
 /*
  * merge_check.c — typed, checked access to the members of a report that
- * --merge-reports reads: each value's kind and range, the histogram
+ * --merge-reports reads, each named by its declaration (report_schema.h)
+ * and read as declared: each value's kind and range, the histogram
  * blocks' layout and counts, and sums that must not overflow; every
  * failure one message naming the file and the member's path, kept in the
  * caller's merge_error (and the record's helpers: none of them prints).
@@ -89,8 +90,8 @@ show_number(const json_value *v, char *buf, size_t len)
  * this rule: its _null form is the one function, the other passes NULL.
  */
 static bool
-member(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
-	   const char *what, json_ref *out, bool *present)
+get_member(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
+		   const char *what, json_ref *out, bool *present)
 {
 	*out = json_ref_member(obj, key);
 	if (present != NULL)
@@ -110,14 +111,37 @@ member(const merge_reading *rd, const json_ref *obj, const char *key, json_kind 
 					 json_kind_name(out->v));
 }
 
+/*
+ * Member m of obj is declared of type, and nullable when the accessor
+ * takes null: else the reader asks for what the report does not declare,
+ * and the read fails before the value is looked at, whatever the input.
+ */
+static bool
+declared(const merge_reading *rd, const json_ref *obj, report_member m, report_type type,
+		 bool nullable)
+{
+	const report_member_def *d;
+	json_ref	r;
+
+	if (m < 0 || m >= RM_COUNT)
+		return merge_bad(rd, obj, "member %d is not declared (report_schema.h): a bug in the merge",
+						 (int) m);
+	d = &report_members[m];
+	if (d->type == type && (d->nullable || !nullable))
+		return true;
+	r = merge_at(obj, m);
+	return merge_bad(rd, &r, "this member is declared %s, read as %s (report_schema.h): a bug in the merge",
+					 report_type_text(d->type, d->nullable), report_type_text(type, nullable));
+}
+
 bool
-merge_int_null(const merge_reading *rd, const json_ref *obj, const char *key, int64_t lo,
-			   int64_t hi, int64_t *out, bool *present)
+merge_int_null_key(const merge_reading *rd, const json_ref *obj, const char *key, int64_t lo,
+				   int64_t hi, int64_t *out, bool *present)
 {
 	json_ref	r;
 	char		buf[64];
 
-	if (!member(rd, obj, key, JSON_NUMBER, "an integer", &r, present))
+	if (!get_member(rd, obj, key, JSON_NUMBER, "an integer", &r, present))
 		return false;
 	if (present != NULL && !*present)
 		return true;
@@ -135,19 +159,34 @@ merge_int_null(const merge_reading *rd, const json_ref *obj, const char *key, in
 }
 
 bool
-merge_int(const merge_reading *rd, const json_ref *obj, const char *key, int64_t lo, int64_t hi,
-		  int64_t *out)
+merge_int_key(const merge_reading *rd, const json_ref *obj, const char *key, int64_t lo,
+			  int64_t hi, int64_t *out)
 {
-	return merge_int_null(rd, obj, key, lo, hi, out, NULL);
+	return merge_int_null_key(rd, obj, key, lo, hi, out, NULL);
 }
 
 bool
-merge_uint64(const merge_reading *rd, const json_ref *obj, const char *key, uint64_t *out)
+merge_int_null(const merge_reading *rd, const json_ref *obj, report_member m, int64_t lo,
+			   int64_t hi, int64_t *out, bool *present)
+{
+	return declared(rd, obj, m, RT_INT, present != NULL) &&
+		merge_int_null_key(rd, obj, report_key(m), lo, hi, out, present);
+}
+
+bool
+merge_int(const merge_reading *rd, const json_ref *obj, report_member m, int64_t lo, int64_t hi,
+		  int64_t *out)
+{
+	return merge_int_null(rd, obj, m, lo, hi, out, NULL);
+}
+
+bool
+merge_uint64_key(const merge_reading *rd, const json_ref *obj, const char *key, uint64_t *out)
 {
 	json_ref	r;
 	char		buf[64];
 
-	if (!member(rd, obj, key, JSON_NUMBER, "an integer", &r, NULL))
+	if (!get_member(rd, obj, key, JSON_NUMBER, "an integer", &r, NULL))
 		return false;
 	if (r.v->number == JSON_INT64 && r.v->u.integer >= 0)
 		*out = (uint64_t) r.v->u.integer;
@@ -162,14 +201,14 @@ merge_uint64(const merge_reading *rd, const json_ref *obj, const char *key, uint
 }
 
 bool
-merge_num_null(const merge_reading *rd, const json_ref *obj, const char *key, double lo, double hi,
-			   double *out, bool *present)
+merge_num_null_key(const merge_reading *rd, const json_ref *obj, const char *key, double lo,
+				   double hi, double *out, bool *present)
 {
 	json_ref	r;
 	char		buf[64];
 	double		v;
 
-	if (!member(rd, obj, key, JSON_NUMBER, "a number", &r, present))
+	if (!get_member(rd, obj, key, JSON_NUMBER, "a number", &r, present))
 		return false;
 	if (present != NULL && !*present)
 		return true;
@@ -188,59 +227,110 @@ merge_num_null(const merge_reading *rd, const json_ref *obj, const char *key, do
 }
 
 bool
-merge_num(const merge_reading *rd, const json_ref *obj, const char *key, double lo, double hi,
-		  double *out)
+merge_num_key(const merge_reading *rd, const json_ref *obj, const char *key, double lo, double hi,
+			  double *out)
 {
-	return merge_num_null(rd, obj, key, lo, hi, out, NULL);
+	return merge_num_null_key(rd, obj, key, lo, hi, out, NULL);
 }
 
 bool
-merge_str_null(const merge_reading *rd, const json_ref *obj, const char *key, const char **out)
+merge_num_null(const merge_reading *rd, const json_ref *obj, report_member m, double lo,
+			   double hi, double *out, bool *present)
+{
+	return declared(rd, obj, m, RT_NUMBER, present != NULL) &&
+		merge_num_null_key(rd, obj, report_key(m), lo, hi, out, present);
+}
+
+bool
+merge_num(const merge_reading *rd, const json_ref *obj, report_member m, double lo, double hi,
+		  double *out)
+{
+	return merge_num_null(rd, obj, m, lo, hi, out, NULL);
+}
+
+bool
+merge_str_null_key(const merge_reading *rd, const json_ref *obj, const char *key,
+				   const char **out)
 {
 	json_ref	r;
 	bool		present;
 
-	if (!member(rd, obj, key, JSON_STRING, "a string", &r, &present))
+	if (!get_member(rd, obj, key, JSON_STRING, "a string", &r, &present))
 		return false;
 	*out = present ? r.v->u.string : NULL;
 	return true;
 }
 
 bool
-merge_str(const merge_reading *rd, const json_ref *obj, const char *key, const char **out)
+merge_str_key(const merge_reading *rd, const json_ref *obj, const char *key, const char **out)
 {
 	json_ref	r;
 
-	if (!member(rd, obj, key, JSON_STRING, "a string", &r, NULL))
+	if (!get_member(rd, obj, key, JSON_STRING, "a string", &r, NULL))
 		return false;
 	*out = r.v->u.string;
 	return true;
 }
 
 bool
-merge_bool(const merge_reading *rd, const json_ref *obj, const char *key, bool *out)
+merge_str_null(const merge_reading *rd, const json_ref *obj, report_member m, const char **out)
+{
+	return declared(rd, obj, m, RT_STRING, true) &&
+		merge_str_null_key(rd, obj, report_key(m), out);
+}
+
+bool
+merge_str(const merge_reading *rd, const json_ref *obj, report_member m, const char **out)
+{
+	return declared(rd, obj, m, RT_STRING, false) && merge_str_key(rd, obj, report_key(m), out);
+}
+
+bool
+merge_bool_key(const merge_reading *rd, const json_ref *obj, const char *key, bool *out)
 {
 	json_ref	r;
 
-	if (!member(rd, obj, key, JSON_BOOL, "a boolean", &r, NULL))
+	if (!get_member(rd, obj, key, JSON_BOOL, "a boolean", &r, NULL))
 		return false;
 	*out = r.v->boolean;
 	return true;
 }
 
 bool
-merge_container_null(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
-					 json_ref *out, bool *present)
+merge_bool(const merge_reading *rd, const json_ref *obj, report_member m, bool *out)
 {
-	return member(rd, obj, key, kind, kind == JSON_OBJECT ? "an object" : "an array", out,
-				  present);
+	return declared(rd, obj, m, RT_BOOL, false) && merge_bool_key(rd, obj, report_key(m), out);
+}
+
+/* The container key of obj, null taken when present is not NULL. */
+static bool
+container(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
+		  json_ref *out, bool *present)
+{
+	return get_member(rd, obj, key, kind, kind == JSON_OBJECT ? "an object" : "an array", out,
+					  present);
 }
 
 bool
-merge_container(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
+merge_container_key(const merge_reading *rd, const json_ref *obj, const char *key, json_kind kind,
+					json_ref *out)
+{
+	return container(rd, obj, key, kind, out, NULL);
+}
+
+bool
+merge_container_null(const merge_reading *rd, const json_ref *obj, report_member m, json_kind kind,
+					 json_ref *out, bool *present)
+{
+	return declared(rd, obj, m, kind == JSON_OBJECT ? RT_OBJECT : RT_ARRAY, present != NULL) &&
+		container(rd, obj, report_key(m), kind, out, present);
+}
+
+bool
+merge_container(const merge_reading *rd, const json_ref *obj, report_member m, json_kind kind,
 				json_ref *out)
 {
-	return merge_container_null(rd, obj, key, kind, out, NULL);
+	return merge_container_null(rd, obj, m, kind, out, NULL);
 }
 
 bool
@@ -262,6 +352,25 @@ merge_sum_real(const merge_reading *rd, const json_ref *at, double *acc, double 
 }
 
 /* ---- histograms --------------------------------------------------------- */
+
+/*
+ * The members the buckets of a histogram block are read from: a
+ * "latency_histogram" and a series point's "histogram" use the same keys,
+ * but are objects of their own in the declaration.
+ */
+typedef struct block_members
+{
+	report_member min_us;
+	report_member max_us;
+	report_member buckets;
+} block_members;
+
+static const block_members histogram_block = {
+	RM_HISTOGRAM_MIN_US, RM_HISTOGRAM_MAX_US, RM_HISTOGRAM_BUCKETS,
+};
+static const block_members point_block = {
+	RM_POINT_HIST_MIN_US, RM_POINT_HIST_MAX_US, RM_POINT_HIST_BUCKETS,
+};
 
 /* One [index, count] pair of buckets (item i) into *b; index after prev. */
 static bool
@@ -291,7 +400,8 @@ read_bucket(const merge_reading *rd, const json_ref *buckets, int i, int32_t pre
 
 /* min_us and max_us of a block with its buckets b (n > 0). */
 static bool
-check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist *mh, int bits)
+check_extremes(const merge_reading *rd, const json_ref *block, const block_members *bm,
+			   const merge_hist *mh, int bits)
 {
 	int			last = hist_layout_index_of(HIST_ONE_HOUR_US, bits);
 	int			lo = mh->b[0].index;
@@ -302,13 +412,13 @@ check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist 
 	if (mh->min_us < hist_layout_lowest(lo, bits) ||
 		(lo < last && mh->min_us > hist_layout_highest(lo, bits)))
 	{
-		r = json_ref_member(block, "min_us");
+		r = merge_at(block, bm->min_us);
 		return merge_bad(rd, &r, "%" PRId64 " is not in the first bucket (%d)", mh->min_us, lo);
 	}
 	if (mh->max_us < hist_layout_lowest(hi, bits) ||
 		(hi < last && mh->max_us > hist_layout_highest(hi, bits)))
 	{
-		r = json_ref_member(block, "max_us");
+		r = merge_at(block, bm->max_us);
 		return merge_bad(rd, &r, "%" PRId64 " is not in the last bucket (%d)", mh->max_us, hi);
 	}
 	return true;
@@ -316,16 +426,16 @@ check_extremes(const merge_reading *rd, const json_ref *block, const merge_hist 
 
 /* The buckets of block into out (out->b allocated), checked. */
 static bool
-read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, int bits,
-			 merge_hist *out)
+read_buckets(const merge_reading *rd, const json_ref *block, const block_members *bm,
+			 int64_t expect, int bits, merge_hist *out)
 {
 	json_ref	buckets;
 	int64_t		sum = 0;
 	int32_t		prev = -1;
 
-	if (!merge_int(rd, block, "min_us", 0, INT64_MAX, &out->min_us) ||
-		!merge_int(rd, block, "max_us", 0, INT64_MAX, &out->max_us) ||
-		!merge_container(rd, block, "buckets", JSON_ARRAY, &buckets))
+	if (!merge_int(rd, block, bm->min_us, 0, INT64_MAX, &out->min_us) ||
+		!merge_int(rd, block, bm->max_us, 0, INT64_MAX, &out->max_us) ||
+		!merge_container(rd, block, bm->buckets, JSON_ARRAY, &buckets))
 		return false;
 	out->b = calloc((size_t) (buckets.v->n > 0 ? buckets.v->n : 1), sizeof(hist_bucket));
 	if (out->b == NULL)
@@ -348,25 +458,33 @@ read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, int
 	if (out->n > 0 && out->min_us > out->max_us)
 		return merge_bad(rd, block, "min_us (%" PRId64 ") is above max_us (%" PRId64 ")",
 						 out->min_us, out->max_us);
-	return out->n == 0 || check_extremes(rd, block, out, bits);
+	return out->n == 0 || check_extremes(rd, block, bm, out, bits);
+}
+
+/* read_buckets, out left empty when it fails. */
+static bool
+read_block(const merge_reading *rd, const json_ref *block, const block_members *bm,
+		   int64_t expect, int bits, merge_hist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (read_buckets(rd, block, bm, expect, bits, out))
+		return true;
+	free(out->b);
+	memset(out, 0, sizeof(*out));
+	return false;
 }
 
 bool
 merge_read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, merge_hist *out)
 {
-	return merge_read_buckets_layout(rd, block, expect, HIST_SUB_BITS, out);
+	return read_block(rd, block, &histogram_block, expect, HIST_SUB_BITS, out);
 }
 
 bool
-merge_read_buckets_layout(const merge_reading *rd, const json_ref *block, int64_t expect,
-						  int bits, merge_hist *out)
+merge_read_point_buckets(const merge_reading *rd, const json_ref *block, int64_t expect, int bits,
+						 merge_hist *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (read_buckets(rd, block, expect, bits, out))
-		return true;
-	free(out->b);
-	memset(out, 0, sizeof(*out));
-	return false;
+	return read_block(rd, block, &point_block, expect, bits, out);
 }
 
 bool
@@ -379,7 +497,7 @@ merge_import(const merge_reading *rd, const json_ref *block, hist *h, const merg
 		return false;
 	if (!hist_import(h, mh->b, mh->n, mh->min_us, mh->max_us, sum))
 	{
-		json_ref	r = json_ref_member(block, "buckets");
+		json_ref	r = merge_at(block, RM_HISTOGRAM_BUCKETS);
 
 		return merge_bad(rd, &r, "the sum over the reports overflows (above %" PRId64 ")",
 						 INT64_MAX);

@@ -16,6 +16,30 @@
 /* How many missing members a message lists before "and N more". */
 #define SHOW_MISSING 10
 
+/*
+ * The members that identify a run: those of a report of its own (its
+ * "run_id" and "rendezvous") or of an entry of a merged report's
+ * "inputs", which have the same keys but are declared apart.
+ */
+typedef struct ident_members
+{
+	report_member run_id;
+	report_member rendezvous;
+	report_member group;		/* those of "rendezvous" */
+	report_member size;
+	report_member member;
+	report_member start;
+} ident_members;
+
+static const ident_members of_report = {
+	RM_TOP_RUN_ID, RM_TOP_RENDEZVOUS, RM_RENDEZVOUS_GROUP, RM_RENDEZVOUS_SIZE,
+	RM_RENDEZVOUS_MEMBER, RM_RENDEZVOUS_START_SERVER_EPOCH_US,
+};
+static const ident_members of_input = {
+	RM_INPUT_RUN_ID, RM_INPUT_RENDEZVOUS, RM_INPUT_RENDEZVOUS_GROUP, RM_INPUT_RENDEZVOUS_SIZE,
+	RM_INPUT_RENDEZVOUS_MEMBER, RM_INPUT_RENDEZVOUS_START_SERVER_EPOCH_US,
+};
+
 /* A run id as random_run_id writes it: 32 lowercase hexadecimal digits. */
 static bool
 is_run_id(const char *s)
@@ -26,19 +50,20 @@ is_run_id(const char *s)
 }
 
 /*
- * "run_id" of obj into out ("" for null or, when optional, missing: an
- * unidentified report).  false with rd->err filled.
+ * "run_id" of obj (its members im) into out ("" for null or, when
+ * optional, missing: an unidentified report).  false with rd->err filled.
  */
 static bool
-read_run_id(const merge_reading *rd, const json_ref *obj, bool optional, char *out)
+read_run_id(const merge_reading *rd, const json_ref *obj, const ident_members *im, bool optional,
+			char *out)
 {
-	json_ref	r = json_ref_member(obj, "run_id");
+	json_ref	r = merge_at(obj, im->run_id);
 	const char *id;
 
 	out[0] = '\0';
 	if (optional && r.v == NULL)
 		return true;
-	if (!merge_str_null(rd, obj, "run_id", &id))
+	if (!merge_str_null(rd, obj, im->run_id, &id))
 		return false;
 	if (id == NULL)
 		return true;
@@ -50,11 +75,13 @@ read_run_id(const merge_reading *rd, const json_ref *obj, bool optional, char *o
 }
 
 /*
- * "rendezvous" of obj: null (*in_group false), or a group name, its
- * size, this member's index and the agreed start, checked, into *out.
+ * "rendezvous" of obj (its members im): null (*in_group false), or a
+ * group name, its size, this member's index and the agreed start,
+ * checked, into *out.
  */
 static bool
-read_group(const merge_reading *rd, const json_ref *obj, rendezvous_info *out, bool *in_group)
+read_group(const merge_reading *rd, const json_ref *obj, const ident_members *im,
+		   rendezvous_info *out, bool *in_group)
 {
 	json_ref	rv,
 				r;
@@ -63,21 +90,20 @@ read_group(const merge_reading *rd, const json_ref *obj, rendezvous_info *out, b
 				member;
 
 	memset(out, 0, sizeof(*out));
-	if (!merge_container_null(rd, obj, "rendezvous", JSON_OBJECT, &rv, in_group))
+	if (!merge_container_null(rd, obj, im->rendezvous, JSON_OBJECT, &rv, in_group))
 		return false;
 	if (!*in_group)
 		return true;
-	if (!merge_str(rd, &rv, "group", &group))
+	if (!merge_str(rd, &rv, im->group, &group))
 		return false;
-	r = json_ref_member(&rv, "group");
+	r = merge_at(&rv, im->group);
 	if (strlen(group) > RENDEZVOUS_MAX_NAME)
 		return merge_bad(rd, &r, "longer than %d bytes", RENDEZVOUS_MAX_NAME);
 	if (group[0] == '\0')
 		return merge_bad(rd, &r, "empty");
-	if (!merge_int(rd, &rv, "size", 1, RENDEZVOUS_MAX_SIZE, &size) ||
-		!merge_int(rd, &rv, "member", 0, size - 1, &member) ||
-		!merge_int(rd, &rv, "start_server_epoch_us", 0, MERGE_MAX_EPOCH_US,
-				   &out->start_server_us))
+	if (!merge_int(rd, &rv, im->size, 1, RENDEZVOUS_MAX_SIZE, &size) ||
+		!merge_int(rd, &rv, im->member, 0, size - 1, &member) ||
+		!merge_int(rd, &rv, im->start, 0, MERGE_MAX_EPOCH_US, &out->start_server_us))
 		return false;
 	snprintf(out->group, sizeof(out->group), "%s", group);
 	out->size = (int) size;
@@ -105,19 +131,19 @@ both_direct(const merge_acc *acc, int input, const report_source *s, int k)
 }
 
 /*
- * Source s (in input number input, described by the object where: the
- * report, or an entry of its "inputs") against the runs held so far: not
- * one of them, not a member of a group already given, nor of another
- * size.  Then added.  false with rd->err filled.
+ * Source s (in input number input, described by the object where, of
+ * members im: the report, or an entry of its "inputs") against the runs
+ * held so far: not one of them, not a member of a group already given,
+ * nor of another size.  Then added.  false with rd->err filled.
  */
 static bool
 add_source(merge_acc *acc, const merge_reading *rd, int input, const report_source *s,
-		   const json_ref *where)
+		   const json_ref *where, const ident_members *im)
 {
-	json_ref	id = json_ref_member(where, "run_id");
-	json_ref	rv = json_ref_member(where, "rendezvous");
-	json_ref	size = json_ref_member(&rv, "size");
-	json_ref	member = json_ref_member(&rv, "member");
+	json_ref	id = merge_at(where, im->run_id);
+	json_ref	rv = merge_at(where, im->rendezvous);
+	json_ref	size = merge_at(&rv, im->size);
+	json_ref	member = merge_at(&rv, im->member);
 
 	for (int k = 0; k < acc->nsources; k++)
 	{
@@ -163,9 +189,11 @@ add_inputs(merge_acc *acc, const merge_reading *rd, const json_ref *inputs, int 
 
 		if (e.v->kind != JSON_OBJECT)
 			return merge_bad(rd, &e, "expected an object, found %s", json_kind_name(e.v));
-		if (!merge_str(rd, &e, "file", &name) || !read_run_id(rd, &e, false, s.run_id) ||
-			!read_group(rd, &e, &s.group, &s.in_group) ||
-			!merge_read_server_of_input(rd, &e, &s) || !add_source(acc, rd, input, &s, &e))
+		if (!merge_str(rd, &e, RM_INPUT_FILE, &name) ||
+			!read_run_id(rd, &e, &of_input, false, s.run_id) ||
+			!read_group(rd, &e, &of_input, &s.group, &s.in_group) ||
+			!merge_read_server_of_input(rd, &e, &s) ||
+			!add_source(acc, rd, input, &s, &e, &of_input))
 			return false;
 	}
 	return true;
@@ -176,13 +204,13 @@ merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc, mer
 {
 	int			input = acc->ninstances;
 	report_source self = {.file = rd->file};
-	json_ref	inputs = json_ref_member(doc, "inputs");
+	json_ref	inputs = merge_at(doc, RM_TOP_INPUTS);
 	bool		merged = false;
 
-	if (!read_run_id(rd, doc, true, self.run_id) ||
-		!read_group(rd, doc, &self.group, &self.in_group) ||
+	if (!read_run_id(rd, doc, &of_report, true, self.run_id) ||
+		!read_group(rd, doc, &of_report, &self.group, &self.in_group) ||
 		(inputs.v != NULL &&
-		 !merge_container_null(rd, doc, "inputs", JSON_ARRAY, &inputs, &merged)))
+		 !merge_container_null(rd, doc, RM_TOP_INPUTS, JSON_ARRAY, &inputs, &merged)))
 		return false;
 	acc->inputs = pgb_realloc(acc->inputs, (size_t) (input + 1) * sizeof(merge_input));
 	acc->inputs[input].file = rd->file;
@@ -193,7 +221,8 @@ merge_identify(merge_acc *acc, const merge_reading *rd, const json_ref *doc, mer
 		w->server_start_us = self.group.start_server_us;
 	}
 	if (!merged)
-		return merge_read_server_of_run(rd, doc, &self) && add_source(acc, rd, input, &self, doc);
+		return merge_read_server_of_run(rd, doc, &self) &&
+			add_source(acc, rd, input, &self, doc, &of_report);
 
 	/* a merged report's own id first: given twice, it is one run twice */
 	for (int i = 0; self.run_id[0] != '\0' && i < input; i++)

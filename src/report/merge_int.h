@@ -15,6 +15,7 @@
 
 #include "pgbench/report/figures.h"
 #include "pgbench/report/json_read.h"
+#include "pgbench/report/report_schema.h"
 
 /* The largest report file read (doc/fleet.md): 256 MiB. */
 #define MERGE_MAX_FILE_BYTES (INT64_C(256) * 1024 * 1024)
@@ -131,6 +132,13 @@ typedef struct merge_acc
 bool		merge_add(merge_acc *acc, const json_value *root, const char *file,
 					  merge_error *err);
 
+/*
+ * The members of a series point's "latency_ms" that hold the percentiles
+ * of TIMELINE_PERCENTILES, in its order (merge_read.c; test_merge.c
+ * checks that their keys name the same percentiles).
+ */
+extern const report_member merge_point_percentiles[TIMELINE_NPERCENTILES];
+
 /* Release what merge_add allocated. */
 void		merge_acc_free(merge_acc *acc);
 
@@ -230,32 +238,74 @@ bool		merge_bad(const merge_reading *rd, const json_ref *at, const char *fmt,...
 			__attribute__((format(printf, 3, 4)));
 
 /*
- * Member key of obj, which must be there, of the kind asked for, and in
- * range; *out set.  The _null forms also take null, setting *present
- * false (a missing member is still refused); given present NULL they are
- * the plain forms.  false with rd->err filled.
+ * Member m of obj (REPORT_MEMBERS, report_schema.h), which must be there,
+ * of the kind asked for, and in range; *out set.  The _null forms also
+ * take null, setting *present false (a missing member is still refused);
+ * given present NULL they are the plain forms.  false with rd->err
+ * filled.
+ *
+ * The accessor must fit m's declaration: the JSON type it reads is m's
+ * declared type, and a _null form (one given present) reads only a member
+ * declared nullable.  Another is a bug of the reader, not of the report:
+ * the read fails whatever the input holds, with a message naming the
+ * member ("FILE: PATH: this member is declared int, read as number ..."),
+ * so that any test that merges a report catches it.
  */
-bool		merge_int(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_int(const merge_reading *rd, const json_ref *obj, report_member m,
 					  int64_t lo, int64_t hi, int64_t *out);
-bool		merge_int_null(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_int_null(const merge_reading *rd, const json_ref *obj, report_member m,
 						   int64_t lo, int64_t hi, int64_t *out, bool *present);
-bool		merge_uint64(const merge_reading *rd, const json_ref *obj, const char *key,
-						 uint64_t *out);
-bool		merge_num(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_num(const merge_reading *rd, const json_ref *obj, report_member m,
 					  double lo, double hi, double *out);
-bool		merge_num_null(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_num_null(const merge_reading *rd, const json_ref *obj, report_member m,
 						   double lo, double hi, double *out, bool *present);
-bool		merge_str(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_str(const merge_reading *rd, const json_ref *obj, report_member m,
 					  const char **out);
-bool		merge_str_null(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_str_null(const merge_reading *rd, const json_ref *obj, report_member m,
 						   const char **out);
-bool		merge_bool(const merge_reading *rd, const json_ref *obj, const char *key, bool *out);
+bool		merge_bool(const merge_reading *rd, const json_ref *obj, report_member m, bool *out);
 
 /* kind is JSON_OBJECT or JSON_ARRAY; *out refers to the member. */
-bool		merge_container(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_container(const merge_reading *rd, const json_ref *obj, report_member m,
 							json_kind kind, json_ref *out);
-bool		merge_container_null(const merge_reading *rd, const json_ref *obj, const char *key,
+bool		merge_container_null(const merge_reading *rd, const json_ref *obj, report_member m,
 								 json_kind kind, json_ref *out, bool *present);
+
+/*
+ * The same for a member named by data, which REPORT_MEMBERS declares only
+ * as the object holding it: a setting (REPORT_SETTINGS), a counter
+ * (STATS_COUNTERS, TIMELINE_SERVER_COUNTERS), each list its members' own
+ * declaration.  key as the report writes it; nothing checked but the
+ * value.  merge_uint64_key: an integer 0 .. UINT64_MAX (the seed).
+ */
+bool		merge_int_key(const merge_reading *rd, const json_ref *obj, const char *key,
+						  int64_t lo, int64_t hi, int64_t *out);
+bool		merge_int_null_key(const merge_reading *rd, const json_ref *obj, const char *key,
+							   int64_t lo, int64_t hi, int64_t *out, bool *present);
+bool		merge_uint64_key(const merge_reading *rd, const json_ref *obj, const char *key,
+							 uint64_t *out);
+bool		merge_num_key(const merge_reading *rd, const json_ref *obj, const char *key,
+						  double lo, double hi, double *out);
+bool		merge_num_null_key(const merge_reading *rd, const json_ref *obj, const char *key,
+							   double lo, double hi, double *out, bool *present);
+bool		merge_str_key(const merge_reading *rd, const json_ref *obj, const char *key,
+						  const char **out);
+bool		merge_str_null_key(const merge_reading *rd, const json_ref *obj, const char *key,
+							   const char **out);
+bool		merge_bool_key(const merge_reading *rd, const json_ref *obj, const char *key,
+						   bool *out);
+bool		merge_container_key(const merge_reading *rd, const json_ref *obj, const char *key,
+								json_kind kind, json_ref *out);
+
+/*
+ * Member m of obj (v NULL when absent), where a message points: the
+ * position of a value read before, or a look before reading.
+ */
+static inline json_ref
+merge_at(const json_ref *obj, report_member m)
+{
+	return json_ref_member(obj, report_key(m));
+}
 
 /* *acc += v without overflow; else false, rd->err naming at. */
 bool		merge_sum(const merge_reading *rd, const json_ref *at, int64_t *acc, int64_t v);
@@ -264,13 +314,12 @@ bool		merge_sum(const merge_reading *rd, const json_ref *at, int64_t *acc, int64
 bool		merge_sum_real(const merge_reading *rd, const json_ref *at, double *acc, double v);
 
 /*
- * A histogram block (doc/report-json.md, "latency_histogram") or a
- * series point's "histogram": its buckets checked (the layout of
- * histogram.h with one hour as highest; pairs of integers, indexes
- * ascending, counts positive, adding up to expect) and copied out
- * (out->b malloc'd, out->n entries), with its min_us and max_us (which
- * must lie in the first and last buckets).  false with rd->err filled
- * and nothing allocated.
+ * A histogram block (doc/report-json.md, "latency_histogram"): its
+ * buckets checked (the layout of histogram.h with one hour as highest;
+ * pairs of integers, indexes ascending, counts positive, adding up to
+ * expect) and copied out (out->b malloc'd, out->n entries), with its
+ * min_us and max_us (which must lie in the first and last buckets).
+ * false with rd->err filled and nothing allocated.
  */
 typedef struct merge_hist
 {
@@ -283,11 +332,17 @@ typedef struct merge_hist
 bool		merge_read_buckets(const merge_reading *rd, const json_ref *block, int64_t expect,
 							   merge_hist *out);
 
-/* The same for a histogram of another layout (bits sub-bucket bits). */
-bool		merge_read_buckets_layout(const merge_reading *rd, const json_ref *block,
-									  int64_t expect, int bits, merge_hist *out);
+/*
+ * The same for a series point's "histogram", of its own layout (bits
+ * sub-bucket bits).
+ */
+bool		merge_read_point_buckets(const merge_reading *rd, const json_ref *block,
+									 int64_t expect, int bits, merge_hist *out);
 
-/* The buckets into h (min and max, sums into h->sum); false on overflow. */
+/*
+ * The buckets of a "latency_histogram" block into h (min and max, sums
+ * into h->sum); false on overflow.
+ */
 bool		merge_import(const merge_reading *rd, const json_ref *block, hist *h,
 						 const merge_hist *mh, double sum);
 

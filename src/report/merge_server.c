@@ -12,19 +12,19 @@
 
 #include "merge_int.h"
 
-/* A system identifier: a decimal number of at most 20 digits. */
+/* A system identifier (member m of obj): a decimal number of at most 20 digits. */
 static bool
-read_identifier(const merge_reading *rd, const json_ref *obj, const char *key, char *out,
+read_identifier(const merge_reading *rd, const json_ref *obj, report_member m, char *out,
 				size_t len)
 {
-	json_ref	r = json_ref_member(obj, key);
+	json_ref	r = merge_at(obj, m);
 	const char *id;
 	size_t		n;
 
 	out[0] = '\0';
 	if (r.v == NULL)
 		return true;			/* an older report */
-	if (!merge_str_null(rd, obj, key, &id))
+	if (!merge_str_null(rd, obj, m, &id))
 		return false;
 	if (id == NULL)
 		return true;
@@ -38,16 +38,19 @@ read_identifier(const merge_reading *rd, const json_ref *obj, const char *key, c
 	return true;
 }
 
-/* The counters of a totals object (absent or null: none). */
+/*
+ * The counters of a totals object (member m of obj; absent or null:
+ * none), each under its group by its key (TIMELINE_SERVER_COUNTERS).
+ */
 static bool
-read_totals(const merge_reading *rd, const json_ref *obj, const char *key, report_source *s)
+read_totals(const merge_reading *rd, const json_ref *obj, report_member m, report_source *s)
 {
 	json_ref	totals;
 	bool		present = false;
 
-	if (json_ref_member(obj, key).v == NULL)
+	if (merge_at(obj, m).v == NULL)
 		return true;
-	if (!merge_container_null(rd, obj, key, JSON_OBJECT, &totals, &present))
+	if (!merge_container_null(rd, obj, m, JSON_OBJECT, &totals, &present))
 		return false;
 	if (!present)
 		return true;
@@ -59,8 +62,8 @@ read_totals(const merge_reading *rd, const json_ref *obj, const char *key, repor
 
 		if (group.v == NULL || json_ref_member(&group, d->key).v == NULL)
 			continue;			/* a counter that server does not have */
-		if (!merge_container(rd, &totals, d->group, JSON_OBJECT, &g) ||
-			!merge_num(rd, &g, d->key, -1e18, 1e18, &s->server_totals[i]))
+		if (!merge_container_key(rd, &totals, d->group, JSON_OBJECT, &g) ||
+			!merge_num_key(rd, &g, d->key, -1e18, 1e18, &s->server_totals[i]))
 			return false;
 		s->server_present |= UINT64_C(1) << i;
 	}
@@ -71,11 +74,11 @@ read_totals(const merge_reading *rd, const json_ref *obj, const char *key, repor
 bool
 merge_read_server_of_run(const merge_reading *rd, const json_ref *doc, report_source *s)
 {
-	json_ref	server = json_ref_member(doc, "server");
-	json_ref	stats = json_ref_member(doc, "server_stats");
+	json_ref	server = merge_at(doc, RM_TOP_SERVER);
+	json_ref	stats = merge_at(doc, RM_TOP_SERVER_STATS);
 
 	if (server.v != NULL && server.v->kind == JSON_OBJECT &&
-		!read_identifier(rd, &server, "system_identifier", s->system_identifier,
+		!read_identifier(rd, &server, RM_SERVER_SYSTEM_IDENTIFIER, s->system_identifier,
 						 sizeof(s->system_identifier)))
 		return false;
 	if (server.v != NULL && server.v->kind != JSON_OBJECT && server.v->kind != JSON_NULL)
@@ -86,13 +89,13 @@ merge_read_server_of_run(const merge_reading *rd, const json_ref *doc, report_so
 	if (stats.v->kind != JSON_OBJECT)
 		return merge_bad(rd, &stats, "expected an object or null, found %s",
 						 json_kind_name(stats.v));
-	return read_totals(rd, &stats, "totals", s);
+	return read_totals(rd, &stats, RM_SERVER_STATS_TOTALS, s);
 }
 
 bool
 merge_read_server_of_input(const merge_reading *rd, const json_ref *entry, report_source *s)
 {
-	return read_identifier(rd, entry, "system_identifier", s->system_identifier,
+	return read_identifier(rd, entry, RM_INPUT_SYSTEM_IDENTIFIER, s->system_identifier,
 						   sizeof(s->system_identifier)) &&
-		read_totals(rd, entry, "server_totals", s);
+		read_totals(rd, entry, RM_INPUT_SERVER_TOTALS, s);
 }

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ read_name(const merge_reading *rd, const json_ref *st, const char *key, const ch
 	char		list[128] = "";
 	int			n = 0;
 
-	if (!(nullable ? merge_str_null(rd, st, key, out) : merge_str(rd, st, key, out)))
+	if (!(nullable ? merge_str_null_key(rd, st, key, out) : merge_str_key(rd, st, key, out)))
 		return false;
 	if (*out == NULL)
 		return true;
@@ -106,7 +107,7 @@ read_int(const merge_reading *rd, const json_ref *st, const char *key, bool null
 	bool		present = true;
 
 	*out = 0;
-	if (!merge_int_null(rd, st, key, lo, hi, out, nullable ? &present : NULL))
+	if (!merge_int_null_key(rd, st, key, lo, hi, out, nullable ? &present : NULL))
 		return false;
 	if (!present)
 		*out = 0;
@@ -121,7 +122,7 @@ read_number(const merge_reading *rd, const json_ref *st, const char *key, bool n
 	bool		present;
 
 	*out = 0;
-	return merge_num_null(rd, st, key, lo, hi, out, nullable ? &present : NULL);
+	return merge_num_null_key(rd, st, key, lo, hi, out, nullable ? &present : NULL);
 }
 
 /* An array of at most PGB_MAX_PERCENTILES numbers lo .. hi into p, *n of them. */
@@ -131,7 +132,7 @@ read_percentiles(const merge_reading *rd, const json_ref *st, const char *key, d
 {
 	json_ref	pct;
 
-	if (!merge_container(rd, st, key, JSON_ARRAY, &pct))
+	if (!merge_container_key(rd, st, key, JSON_ARRAY, &pct))
 		return false;
 	if (pct.v->n > PGB_MAX_PERCENTILES)
 		return merge_bad(rd, &pct, "more than %d percentiles", PGB_MAX_PERCENTILES);
@@ -150,9 +151,25 @@ read_percentiles(const merge_reading *rd, const json_ref *st, const char *key, d
 	return true;
 }
 
+/*
+ * The key of the setting held at offset in report_figures: a setting
+ * named by its field, which is its identity in REPORT_SETTINGS.
+ */
+static const char *
+setting_key(size_t offset)
+{
+#define SETTING_AT(key, kind, field, null, merge, lo, hi) \
+	if (offset == offsetof(report_figures, field)) \
+		return key;
+	REPORT_SETTINGS(SETTING_AT)
+#undef SETTING_AT
+	return NULL;
+}
+
 /* Each kind of setting read into rf->field (list: REPORT_SETTINGS). */
 #define READ_SETTING_STRING(key, nullable, lo, hi, field) \
-	((nullable) ? merge_str_null(rd, st, key, &rf->field) : merge_str(rd, st, key, &rf->field))
+	((nullable) ? merge_str_null_key(rd, st, key, &rf->field) : \
+	 merge_str_key(rd, st, key, &rf->field))
 #define READ_SETTING_NAME(key, nullable, lo, hi, field) \
 	read_name(rd, st, key, lo, hi, nullable, &rf->field)
 #define READ_SETTING_INT(key, nullable, lo, hi, field) \
@@ -160,10 +177,11 @@ read_percentiles(const merge_reading *rd, const json_ref *st, const char *key, d
 	 (rf->field = (__typeof__(rf->field)) integer, true))
 #define READ_SETTING_NUMBER(key, nullable, lo, hi, field) \
 	read_number(rd, st, key, nullable, lo, hi, &rf->field)
-#define READ_SETTING_BOOL(key, nullable, lo, hi, field) merge_bool(rd, st, key, &rf->field)
+#define READ_SETTING_BOOL(key, nullable, lo, hi, field) merge_bool_key(rd, st, key, &rf->field)
 #define READ_SETTING_PERCENTILES(key, nullable, lo, hi, field) \
 	read_percentiles(rd, st, key, lo, hi, rf->field, &rf->n##field)
-#define READ_SETTING_SEED(key, nullable, lo, hi, field) merge_uint64(rd, st, key, &rf->field)
+#define READ_SETTING_SEED(key, nullable, lo, hi, field) \
+	merge_uint64_key(rd, st, key, &rf->field)
 
 /*
  * "settings" (st) into the settings of rf, zeroed first: every member of
@@ -185,7 +203,7 @@ read_settings(const merge_reading *rd, const json_ref *st, report_figures *rf)
 #undef READ_SETTING
 	if (rf->nthreads > rf->nclients)
 	{
-		json_ref	r = json_ref_member(st, "threads");
+		json_ref	r = json_ref_member(st, setting_key(offsetof(report_figures, nthreads)));
 
 		return merge_bad(rd, &r, "%d is above the number of clients (%d)", rf->nthreads,
 						 rf->nclients);
@@ -240,7 +258,7 @@ same_settings(const merge_acc *acc, const merge_reading *rd, const json_ref *st)
 bool
 merge_settings_sum(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
-	json_ref	st = json_ref_member(doc, "settings");
+	json_ref	st = merge_at(doc, RM_TOP_SETTINGS);
 	report_figures rf;
 	report_input ignored = {0};
 	int64_t		integer;
@@ -277,10 +295,11 @@ read_target(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 	bool		present;
 	const char *s[4] = {NULL};
 
-	if (!merge_str_null(rd, doc, "server_version", &s[0]) ||
-		!merge_container_null(rd, doc, "connection", JSON_OBJECT, &c, &present) ||
-		(present && (!merge_str(rd, &c, "host", &s[1]) || !merge_str(rd, &c, "port", &s[2]) ||
-					 !merge_str(rd, &c, "database", &s[3]))))
+	if (!merge_str_null(rd, doc, RM_TOP_SERVER_VERSION, &s[0]) ||
+		!merge_container_null(rd, doc, RM_TOP_CONNECTION, JSON_OBJECT, &c, &present) ||
+		(present && (!merge_str(rd, &c, RM_CONNECTION_HOST, &s[1]) ||
+					 !merge_str(rd, &c, RM_CONNECTION_PORT, &s[2]) ||
+					 !merge_str(rd, &c, RM_CONNECTION_DATABASE, &s[3]))))
 		return false;
 	snprintf(acc->server_version, sizeof(acc->server_version), "%s", s[0] ? s[0] : "");
 	snprintf(acc->target.host, sizeof(acc->target.host), "%s", s[1] ? s[1] : "");
@@ -316,9 +335,9 @@ first_settings(merge_acc *acc, const merge_reading *rd, const json_ref *st)
 static bool
 settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
-	json_ref	st = json_ref_member(doc, "settings");
-	json_ref	m = json_ref_member(doc, "merge");
-	json_ref	series = json_ref_member(doc, "series");
+	json_ref	st = merge_at(doc, RM_TOP_SETTINGS);
+	json_ref	m = merge_at(doc, RM_TOP_MERGE);
+	json_ref	series = merge_at(doc, RM_TOP_SERIES);
 	json_ref	r[3];
 	bool		first = acc->ninstances == 0;
 	report_figures other_settings;
@@ -328,16 +347,16 @@ settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 	double		interval_s;
 	bool		present;
 
-	if (!merge_int(rd, doc, "compat", PGB_COMPAT_MIN, PGB_COMPAT_MAX, &compat) ||
-		!merge_container(rd, doc, "settings", JSON_OBJECT, &st) ||
+	if (!merge_int(rd, doc, RM_TOP_COMPAT, PGB_COMPAT_MIN, PGB_COMPAT_MAX, &compat) ||
+		!merge_container(rd, doc, RM_TOP_SETTINGS, JSON_OBJECT, &st) ||
 		!(first ? first_settings(acc, rd, &st) : read_settings(rd, &st, &other_settings)) ||
-		!merge_int_null(rd, &m, "progress_s", 1, INT_MAX, &progress, &present) ||
-		!merge_num(rd, &series, "interval_s", 1e-6, INT_MAX, &interval_s) ||
+		!merge_int_null(rd, &m, RM_MERGE_PROGRESS_S, 1, INT_MAX, &progress, &present) ||
+		!merge_num(rd, &series, RM_SERIES_INTERVAL_S, 1e-6, INT_MAX, &interval_s) ||
 		!read_target(first ? acc : &other, rd, doc))
 		return false;
-	r[0] = json_ref_member(doc, "compat");
-	r[1] = json_ref_member(&m, "progress_s");
-	r[2] = json_ref_member(&series, "interval_s");
+	r[0] = merge_at(doc, RM_TOP_COMPAT);
+	r[1] = merge_at(&m, RM_MERGE_PROGRESS_S);
+	r[2] = merge_at(&series, RM_SERIES_INTERVAL_S);
 	if (first)
 	{
 		acc->cfg.compat = (int) compat;
@@ -350,7 +369,8 @@ settings(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 		acc->first_interval = *r[2].v;
 		return true;
 	}
-	return same(acc, rd, "compat", &acc->first_compat, r[0].v) && same_settings(acc, rd, &st) &&
+	return same(acc, rd, report_key(RM_TOP_COMPAT), &acc->first_compat, r[0].v) &&
+		same_settings(acc, rd, &st) &&
 		same(acc, rd, "progress (-P)", &acc->first_progress, r[1].v) &&
 		same(acc, rd, "series interval", &acc->first_interval, r[2].v);
 }
@@ -368,7 +388,7 @@ read_commands(const merge_reading *rd, const json_ref *s, bool per_command, json
 	bool		present;
 
 	*n = 0;
-	if (!merge_container_null(rd, s, "commands", JSON_ARRAY, commands, &present))
+	if (!merge_container_null(rd, s, RM_SCRIPT_COMMANDS, JSON_ARRAY, commands, &present))
 		return false;
 	if (present != per_command)
 		return merge_bad(rd, commands, per_command ? "expected an array, as scripts[0].commands"
@@ -380,7 +400,7 @@ read_commands(const merge_reading *rd, const json_ref *s, bool per_command, json
 
 		if (c.v->kind != JSON_OBJECT)
 			return merge_bad(rd, &c, "expected an object, found %s", json_kind_name(c.v));
-		if (!merge_str(rd, &c, "line", &line))
+		if (!merge_str(rd, &c, RM_COMMAND_LINE, &line))
 			return false;
 	}
 	*n = present ? commands->v->n : 0;
@@ -393,15 +413,17 @@ setup_script(merge_acc *acc, int i, const json_ref *s, const json_ref *commands,
 {
 	script	   *sc = &acc->scripts.scripts[i];
 
-	sc->desc = pgb_strdup(json_str(json_get(s->v, "name")));
-	sc->weight = (int) json_int(json_get(s->v, "weight"), 0);
+	sc->desc = pgb_strdup(json_str(merge_at(s, RM_SCRIPT_NAME).v));
+	sc->weight = (int) json_int(merge_at(s, RM_SCRIPT_WEIGHT).v, 0);
 	acc->scripts.total_weight += sc->weight;
 	acc->cfg.script_offset[i] = acc->cfg.total_commands;
 	sc->commands = pgb_calloc((size_t) (n > 0 ? n : 1), sizeof(command *));
 	for (int j = 0; j < n; j++)
 	{
+		json_ref	c = json_ref_item(commands, j);
+
 		sc->commands[j] = pgb_calloc(1, sizeof(command));
-		sc->commands[j]->first_line = pgb_strdup(json_str(json_get(json_at(commands->v, j), "line")));
+		sc->commands[j]->first_line = pgb_strdup(json_str(merge_at(&c, RM_COMMAND_LINE).v));
 		sc->ncommands++;
 	}
 	acc->cfg.total_commands += n;
@@ -414,8 +436,8 @@ same_script(const merge_acc *acc, const merge_reading *rd, int i, const json_ref
 			const json_ref *commands, int n)
 {
 	const script *sc = &acc->scripts.scripts[i];
-	const char *name = json_str(json_get(s->v, "name"));
-	int64_t		weight = json_int(json_get(s->v, "weight"), 0);
+	const char *name = json_str(merge_at(s, RM_SCRIPT_NAME).v);
+	int64_t		weight = json_int(merge_at(s, RM_SCRIPT_WEIGHT).v, 0);
 	char		what[64],
 				a[256],
 				b[256];
@@ -436,7 +458,8 @@ same_script(const merge_acc *acc, const merge_reading *rd, int i, const json_ref
 	}
 	for (int j = 0; j < n && j < sc->ncommands; j++)
 	{
-		const char *line = json_str(json_get(json_at(commands->v, j), "line"));
+		json_ref	c = json_ref_item(commands, j);
+		const char *line = json_str(merge_at(&c, RM_COMMAND_LINE).v);
 
 		if (strcmp(sc->commands[j]->first_line, line) != 0)
 		{
@@ -460,17 +483,19 @@ same_script(const merge_acc *acc, const merge_reading *rd, int i, const json_ref
 static bool
 scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 {
-	json_ref	list;
+	json_ref	list,
+				first_script;
 	bool		first = acc->ninstances == 0;
 	bool		per_command;
 	int64_t		total_weight = 0;
 	int			total_commands = 0;
 
-	if (!merge_container(rd, doc, "scripts", JSON_ARRAY, &list))
+	if (!merge_container(rd, doc, RM_TOP_SCRIPTS, JSON_ARRAY, &list))
 		return false;
 	if (list.v->n < 1 || list.v->n > PGB_MAX_SCRIPTS)
 		return merge_bad(rd, &list, "%d scripts (expected 1 to %d)", list.v->n, PGB_MAX_SCRIPTS);
-	per_command = !json_is_null(json_get(json_at(list.v, 0), "commands"));
+	first_script = json_ref_item(&list, 0);
+	per_command = !json_is_null(merge_at(&first_script, RM_SCRIPT_COMMANDS).v);
 	if (!first && list.v->n != acc->scripts.nscripts)
 	{
 		return merge_fail(rd->err, "reports \"%s\" and \"%s\" differ in scripts: %d and %d scripts",
@@ -489,8 +514,8 @@ scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 
 		if (s.v->kind != JSON_OBJECT)
 			return merge_bad(rd, &s, "expected an object, found %s", json_kind_name(s.v));
-		if (!merge_str(rd, &s, "name", &name) ||
-			!merge_int(rd, &s, "weight", 0, INT_MAX, &weight) ||
+		if (!merge_str(rd, &s, RM_SCRIPT_NAME, &name) ||
+			!merge_int(rd, &s, RM_SCRIPT_WEIGHT, 0, INT_MAX, &weight) ||
 			!read_commands(rd, &s, per_command, &commands, &n))
 			return false;
 		total_weight += weight;

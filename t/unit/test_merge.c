@@ -12,6 +12,7 @@
  */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,6 +644,66 @@ test_full_device(void)
 	free(texts[1]);
 }
 
+/*
+ * The accessors check the reader against the declaration: one of another
+ * type, or a _null one on a member not nullable, fails (naming the
+ * member) however the report looks; one that fits reads.
+ */
+static void
+test_declared(void)
+{
+	static const double at[TIMELINE_NPERCENTILES] = TIMELINE_PERCENTILES;
+	char	   *text = report_text(&spec_a);
+	json_doc	doc;
+	char		why[256];
+	merge_error err = {0};
+	merge_reading rd = {.file = "a.json", .err = &err};
+	json_ref	root,
+				tx,
+				r;
+	int64_t		i = -1;
+	double		d = -1;
+	bool		present = false;
+
+	for (int k = 0; k < TIMELINE_NPERCENTILES; k++)
+	{
+		char		key[32];
+
+		snprintf(key, sizeof(key), "p%g", at[k]);
+		tap_is_str(report_key(merge_point_percentiles[k]), key,
+				   "the point's percentile member names TIMELINE_PERCENTILES's");
+	}
+	if (!tap_ok(json_parse(text, strlen(text), &doc, why, sizeof(why)), "report a parses"))
+	{
+		free(text);
+		return;
+	}
+	root = json_ref_root(&doc.root);
+	tap_ok(merge_container(&rd, &root, RM_TOP_TRANSACTIONS, JSON_OBJECT, &tx) &&
+		   merge_int(&rd, &tx, RM_TRANSACTIONS_FAILED, 0, INT64_MAX, &i) && i == 1,
+		   "declared: an int read as declared");
+	tap_ok(merge_int_null(&rd, &tx, RM_TRANSACTIONS_LATE, 0, INT64_MAX, &i, &present) && !present,
+		   "declared: a nullable int (null here) read with its _null form");
+	tap_ok(!merge_num(&rd, &tx, RM_TRANSACTIONS_FAILED, 0, INFINITY, &d) && d == -1,
+		   "declared: an int read as a number fails");
+	tap_is_str(err.message, "a.json: transactions.failed: this member is declared int, read as number (report_schema.h): a bug in the merge",
+			   "declared: the message names the member and both types");
+	tap_ok(!merge_int_null(&rd, &tx, RM_TRANSACTIONS_TOTAL, 0, INT64_MAX, &i, &present),
+		   "declared: a _null read of a member not nullable fails");
+	tap_is_str(err.message, "a.json: transactions.total: this member is declared int, read as int or null (report_schema.h): a bug in the merge",
+			   "declared: the message says so");
+	tap_ok(!merge_container(&rd, &root, RM_TOP_SCRIPTS, JSON_OBJECT, &r),
+		   "declared: an array read as an object fails");
+	tap_is_str(err.message, "a.json: scripts: this member is declared array, read as object (report_schema.h): a bug in the merge",
+			   "declared: the message names the container types");
+	tap_ok(!merge_str(&rd, &root, RM_TOP_CLIENT, &(const char *) {NULL}),
+		   "declared: checked before the value (an absent member too)");
+	tap_is_str(err.message, "a.json: client: this member is declared object or null, read as string (report_schema.h): a bug in the merge",
+			   "declared: the message for an absent member");
+	json_doc_free(&doc);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -654,6 +715,7 @@ main(void)
 		return 1;
 	}
 	test_sums();
+	test_declared();
 	test_window(false);
 	test_window(true);
 	for (int i = 0; i < (int) PGB_LENGTHOF(refusals); i++)
