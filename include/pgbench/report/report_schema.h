@@ -89,7 +89,7 @@ typedef enum report_use
 	X(TOP, SCHEMA_VERSION, "schema_version", RT_INT, false, "", RU_CHECKED) \
 	X(TOP, PGBENCH_VERSION, "pgbench_version", RT_STRING, false, "", RU_SHOWN) \
 	X(TOP, RUN_ID, "run_id", RT_STRING, true, "", RU_CHECKED) \
-	X(TOP, SERVER_VERSION, "server_version", RT_STRING, true, "", RU_CHECKED) \
+	X(TOP, SERVER_VERSION, "server_version", RT_STRING, true, "", RU_READ) \
 	X(TOP, OUTCOME, "outcome", RT_STRING, false, "", RU_CHECKED) \
 	X(TOP, SIGNAL, "signal", RT_STRING, false, "", RU_SHOWN) \
 	X(TOP, ERROR, "error", RT_STRING, true, "", RU_SHOWN) \
@@ -99,7 +99,7 @@ typedef enum report_use
 	X(TOP, START_EPOCH_S, "start_epoch_s", RT_NUMBER, true, "s", RU_SHOWN) \
 	X(TOP, END_TIME, "end_time", RT_STRING, true, "", RU_SHOWN) \
 	X(TOP, END_EPOCH_S, "end_epoch_s", RT_NUMBER, true, "s", RU_SHOWN) \
-	X(TOP, CONNECTION, "connection", RT_OBJECT, true, "", RU_SHOWN) \
+	X(TOP, CONNECTION, "connection", RT_OBJECT, true, "", RU_READ) \
 	X(TOP, SETTINGS, "settings", RT_OBJECT, false, "", RU_READ) \
 	X(TOP, ABORTED, "aborted", RT_BOOL, false, "", RU_READ) \
 	X(TOP, ABORTED_CLIENTS, "aborted_clients", RT_ARRAY, false, "", RU_CHECKED) \
@@ -124,9 +124,9 @@ typedef enum report_use
 	X(TOP, INPUTS, "inputs", RT_ARRAY, true, "", RU_CHECKED) \
 	X(TOP, SERVERS, "servers", RT_ARRAY, true, "", RU_SHOWN) \
 	\
-	X(CONNECTION, HOST, "host", RT_STRING, true, "", RU_SHOWN) \
-	X(CONNECTION, PORT, "port", RT_STRING, true, "", RU_SHOWN) \
-	X(CONNECTION, DATABASE, "database", RT_STRING, true, "", RU_SHOWN) \
+	X(CONNECTION, HOST, "host", RT_STRING, true, "", RU_READ) \
+	X(CONNECTION, PORT, "port", RT_STRING, true, "", RU_READ) \
+	X(CONNECTION, DATABASE, "database", RT_STRING, true, "", RU_READ) \
 	\
 	X(TRANSACTIONS, FAILED, "failed", RT_INT, false, "", RU_CHECKED) \
 	X(TRANSACTIONS, TOTAL, "total", RT_INT, false, "", RU_CHECKED) \
@@ -327,7 +327,7 @@ typedef enum report_use
 	X(MERGE, CONN_ELAPSED_US, "conn_elapsed_us", RT_INT, false, "us", RU_READ) \
 	X(MERGE, BENCH_DURATION_US, "bench_duration_us", RT_INT, false, "us", RU_READ) \
 	X(MERGE, CONN_DURATION_US, "conn_duration_us", RT_INT, false, "us", RU_READ) \
-	X(MERGE, LAG_SUM_US, "lag_sum_us", RT_NUMBER, false, "us", RU_READ) \
+	X(MERGE, LAG_SUM_US, "lag_sum_us", RT_NUMBER, true, "us", RU_READ) \
 	\
 	X(INPUT, FILE, "file", RT_STRING, false, "", RU_CHECKED) \
 	X(INPUT, RUN_ID, "run_id", RT_STRING, true, "", RU_CHECKED) \
