@@ -364,8 +364,11 @@ like($err, qr/could not open file "--percentiles"/, 'an argument of -f is never 
 # ---- extensions: --report-json ------------------------------------------------------
 
 $json_file = "$dir/full.json";
-($rc, $out, $err) = pgbench([ '-n', '-f', $ser, '-T', '1', '-c', '4', '-j', '2', '--max-tries=2',
-		'--failures-detailed', '-r', '-R', '2000', '-L', '20', "--report-json=$json_file" ], env => \%env);
+{
+	my @args = ('-n', '-f', $ser, '-T', '1', '-c', '4', '-j', '2', '--max-tries=2',
+		'--failures-detailed', '-r', '-R', '2000', '-L', '20', "--report-json=$json_file");
+	($rc, $out, $err) = run_accounted('--report-json', \@args, sub { pgbench(\@args, env => \%env) });
+}
 is($rc, 0, '--report-json: exit code');
 $doc = decode_json(slurp($json_file));
 my %text;
