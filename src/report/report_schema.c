@@ -8,14 +8,14 @@
 
 const report_member_def report_members[RM_COUNT] = {
 #define REPORT_MEMBER_DEF(obj, id, key_, type_, nullable_, unit_, use_) \
-	[RM_##obj##_##id] = {.object = RO_##obj, .key = key_, .type = type_, \
-		.nullable = nullable_, .unit = unit_, .use = use_},
+	[RM_##obj##_##id] = {.object = RO_##obj, .key = (key_), .type = (type_), \
+		.nullable = (nullable_), .unit = (unit_), .use = (use_)},
 	REPORT_MEMBERS(REPORT_MEMBER_DEF)
 #undef REPORT_MEMBER_DEF
 };
 
 const char *const report_object_headings[RO_COUNT] = {
-#define REPORT_OBJECT_HEADING(id, heading) [RO_##id] = heading,
+#define REPORT_OBJECT_HEADING(id, heading) [RO_##id] = (heading),
 	REPORT_OBJECTS(REPORT_OBJECT_HEADING)
 #undef REPORT_OBJECT_HEADING
 };
