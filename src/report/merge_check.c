@@ -408,6 +408,9 @@ check_extremes(const merge_reading *rd, const json_ref *block, const block_membe
 	int			hi = mh->b[mh->n - 1].index;
 	json_ref	r;
 
+	/* read_bucket keeps every index in range: said again for the analyzer */
+	if (lo < 0 || hi < lo)
+		return merge_bad(rd, block, "bucket indexes out of order");
 	/* the last bucket also holds the clamped values, above one hour */
 	if (mh->min_us < hist_layout_lowest(lo, bits) ||
 		(lo < last && mh->min_us > hist_layout_highest(lo, bits)))
@@ -458,7 +461,7 @@ read_buckets(const merge_reading *rd, const json_ref *block, const block_members
 	if (out->n > 0 && out->min_us > out->max_us)
 		return merge_bad(rd, block, "min_us (%" PRId64 ") is above max_us (%" PRId64 ")",
 						 out->min_us, out->max_us);
-	return out->n == 0 || check_extremes(rd, block, bm, out, bits);
+	return out->n <= 0 || check_extremes(rd, block, bm, out, bits);
 }
 
 /* read_buckets, out left empty when it fails. */
