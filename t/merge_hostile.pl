@@ -165,6 +165,8 @@ my @cases = (
 		'series.points[0].histogram: null, but POINT transactions ended in this interval' ],
 	[ 'a run longer than its points', sub { $_[0]{merge}{bench_duration_us} = 10**12 },
 		'series.points: too few (NPOINTS) for the run\'s CONN_PLUS us' ],
+	[ 'a run of no duration', sub { $_[0]{merge}{bench_duration_us} = 0 },
+		'merge.bench_duration_us: 0, but transactions ended in the run' ],
 	[ 'an interval of 0', sub { $_[0]{series}{interval_s} = 0 },
 		'series.interval_s: 0 is out of range (1e-06 to 2147483647)' ],
 	[ 'a start after the year 9999', sub { $_[0]{merge}{start_epoch_us} = 1 << 62 },
@@ -332,6 +334,15 @@ ok(!-e 'm.html', '... and the HTML report begun is removed');
 mutate('w0.json', 'r1.json', sub { $_[0]{scripts}[1]{weight} = 0 });
 ($rc, $out, $err) = pgbench([ '--merge-reports', 'w0.json' ]);
 is($rc, 0, 'a script of weight 0 merges') or diag($err);
+
+# a target the run did not name (the writer writes null for an empty
+# host, port or database): the merged report repeats the first's
+mutate('nohost.json', 'r1.json', sub { $_[0]{connection}{$_} = undef for qw(host port database) });
+unlink 'm.json';
+($rc, $out, $err) = pgbench([ '--merge-reports', 'nohost.json', 'r2.json', '--report-json=m.json' ]);
+is($rc, 0, 'a report whose connection names no host, port or database merges') or diag($err);
+is_deeply(decode_json(slurp('m.json'))->{connection}, { host => undef, port => undef, database => undef },
+	'... and the merged report names none either');
 
 # t1 a second time as a report written before run ids (none: it cannot be
 # told from t1.json)

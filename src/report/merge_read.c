@@ -240,11 +240,21 @@ add_totals(merge_acc *acc, const merge_reading *rd, const json_ref *doc, const j
 	stats_data	counts;
 	stats_simple latency;
 	int64_t		late = 0,
-				conn;
+				conn,
+				bench;
 	bool		has_late;
 
-	return read_counts(rd, doc, RM_TOP_TRANSACTIONS, &counts) &&
-		add_hist(rd, doc, RM_TOP_LATENCY_HISTOGRAM, counts.cnt, sr->latency_hist, &block) &&
+	if (!merge_int(rd, m, RM_MERGE_BENCH_DURATION_US, 0, MERGE_MAX_SPAN_US, &bench) ||
+		!read_counts(rd, doc, RM_TOP_TRANSACTIONS, &counts))
+		return false;
+	/* a run that measured transactions lasted: a tps of n / 0 is no figure */
+	if (bench == 0 && (counts.cnt > 0 || stats_data_failures(&counts) > 0))
+	{
+		json_ref	b = merge_at(m, RM_MERGE_BENCH_DURATION_US);
+
+		return merge_bad(rd, &b, "0, but transactions ended in the run");
+	}
+	return add_hist(rd, doc, RM_TOP_LATENCY_HISTOGRAM, counts.cnt, sr->latency_hist, &block) &&
 		read_latency(rd, doc, RM_TOP_LATENCY_MS, &block, counts.cnt, &latency) &&
 		add_counts(rd, &tx, &sr->total, &counts) &&
 		add_simple(rd, &block, &sr->total.latency, &latency) &&

@@ -297,9 +297,9 @@ read_target(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 
 	if (!merge_str_null(rd, doc, RM_TOP_SERVER_VERSION, &s[0]) ||
 		!merge_container_null(rd, doc, RM_TOP_CONNECTION, JSON_OBJECT, &c, &present) ||
-		(present && (!merge_str(rd, &c, RM_CONNECTION_HOST, &s[1]) ||
-					 !merge_str(rd, &c, RM_CONNECTION_PORT, &s[2]) ||
-					 !merge_str(rd, &c, RM_CONNECTION_DATABASE, &s[3]))))
+		(present && (!merge_str_null(rd, &c, RM_CONNECTION_HOST, &s[1]) ||
+					 !merge_str_null(rd, &c, RM_CONNECTION_PORT, &s[2]) ||
+					 !merge_str_null(rd, &c, RM_CONNECTION_DATABASE, &s[3]))))
 		return false;
 	snprintf(acc->server_version, sizeof(acc->server_version), "%s", s[0] ? s[0] : "");
 	snprintf(acc->target.host, sizeof(acc->target.host), "%s", s[1] ? s[1] : "");
