@@ -5,6 +5,7 @@
 #include "pgbench/run/bench.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/init/init.h"
+#include "pgbench/report/compare.h"
 #include "pgbench/report/merge.h"
 #include "pgbench/cli/options.h"
 
@@ -22,6 +23,7 @@ main(int argc, char **argv)
 			: opts.action == ACTION_MERGE ? merge_run(opts.nmerge_files, opts.merge_files,
 													  opts.report_json, opts.report_html,
 													  opts.merge_partial)
+			: opts.action == ACTION_COMPARE ? compare_run(opts.nmerge_files, opts.merge_files)
 			: bench_run(&opts);
 	options_free(&opts);
 	return rc;

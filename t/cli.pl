@@ -130,6 +130,7 @@ Options of this pgbench (not in PostgreSQL's):
   --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
+  --compare                compare the JSON reports given as arguments (BASE NEW...)
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 HELP
 $help .= $closing;
@@ -515,6 +516,7 @@ Options of this pgbench (not in PostgreSQL's):
   --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
+  --compare                compare the JSON reports given as arguments (BASE NEW...)
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 EXT
 

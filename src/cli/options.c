@@ -436,6 +436,18 @@ finish_scripts(opt_parse *st)
 	return OPT_CONTINUE;
 }
 
+/* The arguments left, report files of action (--merge-reports, --compare). */
+static int
+take_files(pgb_options *opts, int argc, char **argv, run_action action)
+{
+	opts->nmerge_files = argc - optind;
+	opts->merge_files = pgb_calloc((size_t) opts->nmerge_files, sizeof(char *));
+	for (int i = 0; i < opts->nmerge_files; i++)
+		opts->merge_files[i] = argv[optind + i];
+	opts->action = action;
+	return OPT_CONTINUE;
+}
+
 /* --merge-reports: every argument is a report file (merge.h). */
 static int
 finish_merge(pgb_options *opts, int argc, char **argv)
@@ -446,12 +458,26 @@ finish_merge(pgb_options *opts, int argc, char **argv)
 		diag_usage_hint();
 		return OPT_EXIT_FAIL;
 	}
-	opts->nmerge_files = argc - optind;
-	opts->merge_files = pgb_calloc((size_t) opts->nmerge_files, sizeof(char *));
-	for (int i = 0; i < opts->nmerge_files; i++)
-		opts->merge_files[i] = argv[optind + i];
-	opts->action = ACTION_MERGE;
-	return OPT_CONTINUE;
+	return take_files(opts, argc, argv, ACTION_MERGE);
+}
+
+/* --compare: BASE and at least one NEW, each a report or reports joined by commas (compare.h). */
+static int
+finish_compare(pgb_options *opts, int argc, char **argv)
+{
+	if (opts->merge_reports || opts->merge_partial)
+	{
+		diag_error("--compare cannot be used with --merge-reports or --merge-partial");
+		diag_usage_hint();
+		return OPT_EXIT_FAIL;
+	}
+	if (argc - optind < 2)
+	{
+		diag_error("--compare needs two reports or more (BASE NEW...)");
+		diag_usage_hint();
+		return OPT_EXIT_FAIL;
+	}
+	return take_files(opts, argc, argv, ACTION_COMPARE);
 }
 
 static int
@@ -460,6 +486,8 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 	pgb_options *opts = st->opts;
 	int			status;
 
+	if (opts->compare)
+		return finish_compare(opts, argc, argv);
 	if (opts->merge_reports)
 		return finish_merge(opts, argc, argv);
 	if (opts->merge_partial)

@@ -766,6 +766,8 @@ const opt_def options_table[] = {
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),
 		.help = "with --merge-reports, merge an incomplete rendezvous group"},
+	{OURS("compare", NONE, ANY), BOOL(compare),
+		.help = "compare the JSON reports given as arguments (BASE NEW...)"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
 		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };

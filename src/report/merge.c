@@ -95,8 +95,8 @@ too_big(const char *path, merge_error *err)
  * filled.  A regular file's size is known before reading it; another (a
  * pipe, /dev/zero) is read until it ends or passes the limit.
  */
-static char *
-read_all(const char *path, size_t *len, merge_error *err)
+char *
+merge_read_file(const char *path, size_t *len, merge_error *err)
 {
 	FILE	   *f = fopen(path, "rb");
 	struct stat st;
@@ -186,7 +186,7 @@ static bool
 merge_file(merge_acc *acc, const char *file, merge_error *err)
 {
 	size_t		len;
-	char	   *text = read_all(file, &len, err);
+	char	   *text = merge_read_file(file, &len, err);
 	bool		ok;
 
 	if (text == NULL)
@@ -340,9 +340,8 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	return rc;
 }
 
-/* err's warnings, then its error (with its detail and hint) if it has one. */
-static void
-print_error(const merge_error *err)
+void
+merge_print_error(const merge_error *err)
 {
 	for (int i = 0; i < err->nwarnings; i++)
 		diag_warning("%s", err->warnings[i]);
@@ -371,7 +370,7 @@ merge_run(int nfiles, char *const *files, const char *json_path, const char *htm
 	for (int i = 0; ok && i < nfiles; i++)
 		ok = merge_file(&acc, files[i], &err);
 	ok = ok && merge_check_groups(&acc, &err);
-	print_error(&err);
+	merge_print_error(&err);
 	if (ok)
 		rc = merge_report(&acc, nfiles, files, json_path, html_path);
 	merge_error_free(&err);

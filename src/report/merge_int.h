@@ -143,6 +143,12 @@ extern const report_member merge_point_percentiles[TIMELINE_NPERCENTILES];
 void		merge_acc_free(merge_acc *acc);
 
 /*
+ * The whole of report file path (malloc'd; the caller frees it), at most
+ * MERGE_MAX_FILE_BYTES, its length in *len; NULL with err filled.
+ */
+char	   *merge_read_file(const char *path, size_t *len, merge_error *err);
+
+/*
  * merge.c: parse text (len bytes, the report named file) and merge_add
  * it; false with err filled ("FILE: line L, column C: ..." for a syntax
  * error).  With merge_check_groups and merge_report, what
@@ -221,6 +227,9 @@ void		merge_workload_free(merge_acc *acc);
 
 /* Release err's warnings (the record itself is the caller's). */
 void		merge_error_free(merge_error *err);
+
+/* err's warnings, then its error (with its detail and hint) if it has one, to stderr. */
+void		merge_print_error(const merge_error *err);
 
 /* err's message set to fmt formatted, no detail nor hint; returns false. */
 bool		merge_fail(merge_error *err, const char *fmt,...)

@@ -22,6 +22,7 @@ typedef enum run_action
 	ACTION_INIT,				/* -i / -I */
 	ACTION_EXIT_OK,				/* --help, -V, -b list, --show-script done: exit 0 */
 	ACTION_MERGE,				/* --merge-reports FILE...: no server (merge.h) */
+	ACTION_COMPARE,				/* --compare BASE NEW...: no server (compare.h) */
 } run_action;
 
 typedef struct pgb_options
@@ -94,11 +95,12 @@ typedef struct pgb_options
 	int			server_sample_ms;	/* --server-sample-interval, ms (100) */
 	const char *metrics_listen; /* --metrics-listen=ADDR:PORT; NULL = none */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
+	bool		compare;		/* --compare: the arguments are sides of reports */
 	bool		merge_partial;	/* --merge-partial: an incomplete rendezvous
 								 * group only warns */
 	bool		reconnect;		/* --reconnect: clients reconnect after a lost
 								 * connection instead of aborting */
-	int			nmerge_files;	/* their number */
+	int			nmerge_files;	/* their number (--merge-reports, --compare) */
 	char	  **merge_files;	/* into argv, not owned */
 	char	   *rendezvous_storage; /* owned copy behind rendezvous_name */
 

@@ -1,0 +1,22 @@
+/*
+ * compare.h — --compare BASE NEW [NEW ...] (doc/compare.md): whether the
+ * runs of JSON reports differ by more than their noise.  Each argument
+ * is one side: a report, or several reports of repeated runs joined by
+ * commas (pooled).  Every NEW is compared with BASE: for tps and each
+ * latency figure and the failures, the change with a 95% confidence
+ * interval from batch means (compare_stats.h) and a verdict; then what
+ * differs between the runs (server, settings, workload, host), warnings
+ * for what breaks the comparison, and the server's evidence that changed
+ * most per transaction.  No server is needed.
+ */
+#ifndef PGBENCH_COMPARE_H
+#define PGBENCH_COMPARE_H
+
+/*
+ * Compare the sides (nsides >= 2), printing to stdout.  Returns the exit
+ * status: 0, or 1 when a report cannot be read (its error printed, in
+ * the merge's words: "FILE: PATH: what").
+ */
+int			compare_run(int nsides, char *const *sides);
+
+#endif

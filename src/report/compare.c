@@ -1,0 +1,381 @@
+/*
+ * compare.c — --compare (compare.h): each side's reports read by the
+ * merge's reader (every member checked), their series cut into batches,
+ * and per figure the change with its interval and a verdict.
+ *
+ * The figure of a side is its reports' own (the latency figures of
+ * several reports from their pooled histograms); tps is the side's
+ * transactions over its measured intervals.  The interval's width comes
+ * from batch means: each report's whole intervals (those at least half
+ * as long as the series' interval; the short last one is left out) are
+ * cut into cmp_batch_count() batches of equal length, the earliest
+ * leftover intervals dropped, and each batch gives one value per figure
+ * (compare_stats.h says why batches).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "pgbench/base/diag.h"
+#include "pgbench/base/xalloc.h"
+#include "pgbench/report/compare.h"
+
+#define CMP_LEVEL 0.95
+
+static const struct
+{
+	const char *name;			/* as printed */
+	const char *unit;			/* after the value */
+	bool		higher_is_better;
+	double		percentile;		/* CF_P50..CF_P99: the percentile; else 0 */
+}			figure_defs[CF_COUNT] = {
+	[CF_TPS] = {"tps", "", true, 0},
+	[CF_LATENCY_AVERAGE] = {"latency average", " ms", false, 0},
+	[CF_P50] = {"latency p50", " ms", false, 50},
+	[CF_P90] = {"latency p90", " ms", false, 90},
+	[CF_P99] = {"latency p99", " ms", false, 99},
+	[CF_MAX] = {"latency max", " ms", false, 0},
+	[CF_FAILED] = {"failed", "%", false, 0},
+};
+
+/* ---- reading ---------------------------------------------------------- */
+
+/* Report file into run (parsed, and checked by the merge reader). */
+static bool
+read_run(cmp_run *run, const char *file, merge_error *err)
+{
+	char		why[256];
+	size_t		len;
+	char	   *text = merge_read_file(file, &len, err);
+	bool		ok;
+
+	run->file = file;
+	if (text == NULL)
+		return false;
+	ok = json_parse(text, len, &run->doc, why, sizeof(why));
+	free(text);
+	if (!ok)
+		return merge_fail(err, "%s: %s", file, why);
+	run->acc.partial = true;
+	return merge_add(&run->acc, &run->doc.root, file, err);
+}
+
+/* The values of one batch: records [from, to) of tl. */
+static void
+batch_values(const timeline *tl, int from, int to, double *v, bool *has)
+{
+	timeline_record sum,
+				r;
+	double		seconds = 0.0;
+	int64_t		failed;
+
+	memset(&sum, 0, sizeof(sum));
+	for (int i = from; i < to; i++)
+	{
+		if (!timeline_get(tl, i, &r) || !timeline_record_merge(&sum, &r))
+			continue;
+		seconds += 0.000001 * (double) (r.end_us - r.start_us);
+	}
+	failed = stats_data_failures(&sum.delta);
+	v[CF_TPS] = seconds > 0 ? (double) sum.delta.cnt / seconds : 0.0;
+	has[CF_TPS] = seconds > 0;
+	for (int f = CF_LATENCY_AVERAGE; f <= CF_MAX; f++)
+		has[f] = sum.delta.cnt > 0 && timeline_bucket_count(&sum) > 0;
+	if (has[CF_LATENCY_AVERAGE])
+	{
+		v[CF_LATENCY_AVERAGE] = 0.001 * sum.delta.latency.sum / (double) sum.delta.cnt;
+		for (int f = CF_P50; f <= CF_P99; f++)
+			v[f] = 0.001 * timeline_bucket_percentile(&sum, figure_defs[f].percentile);
+		v[CF_MAX] = 0.001 * (double) sum.latency_max_us;
+	}
+	has[CF_FAILED] = sum.delta.cnt + failed > 0;
+	v[CF_FAILED] = has[CF_FAILED] ? 100.0 * (double) failed / (double) (sum.delta.cnt + failed) : 0;
+}
+
+/* Whether record i is a whole interval of tl that a run reached. */
+static bool
+whole_interval(const timeline *tl, int i)
+{
+	timeline_record r;
+
+	return timeline_get(tl, i, &r) && r.sources > 0 && 2 * (r.end_us - r.start_us) >= tl->interval;
+}
+
+/*
+ * The batches of every run of side: values[f] gets one value per batch
+ * (those with the figure).
+ */
+static void
+make_batches(cmp_side *side, double **values, int *nvalues)
+{
+	for (int k = 0; k < side->nruns; k++)
+	{
+		cmp_run    *run = &side->runs[k];
+		const timeline *tl = &run->acc.tl;
+		int			first = 0,
+					n,
+					len;
+
+		/* the whole intervals: from the first to the last, the short ones at the ends left out */
+		while (first < tl->n && !whole_interval(tl, first))
+			first++;
+		n = tl->n;
+		while (n > first && !whole_interval(tl, n - 1))
+			n--;
+		run->intervals = n - first;
+		run->batches = cmp_batch_count(run->intervals);
+		if (run->batches == 0)
+			continue;
+		len = run->intervals / run->batches;
+		first = n - run->batches * len;
+		for (int b = 0; b < run->batches; b++)
+		{
+			double		v[CF_COUNT];
+			bool		has[CF_COUNT];
+
+			batch_values(tl, first + b * len, first + (b + 1) * len, v, has);
+			for (int f = 0; f < CF_COUNT; f++)
+				if (has[f])
+					values[f][nvalues[f]++] = v[f];
+		}
+	}
+}
+
+/* The tps of a run, as its report gives it; false when out of memory. */
+static bool
+run_tps(cmp_run *run, double *tps)
+{
+	report_input in;
+	report_figures f;
+
+	(void) merge_report_input(&run->acc, &in);
+	if (!figures_compute(&in, &f))
+		return false;
+	*tps = f.tps;
+	figures_free(&f);
+	return true;
+}
+
+/* The latency and failure figures of the pooled reports. */
+static bool
+pooled_points(cmp_side *side, merge_error *err)
+{
+	report_input in;
+	report_figures f;
+
+	(void) merge_report_input(&side->pooled, &in);
+	if (!figures_compute(&in, &f))
+		return merge_fail(err, "out of memory");
+	side->transactions = (double) (f.counts.cnt + f.counts.failed);
+	side->has_point[CF_LATENCY_AVERAGE] = side->has_point[CF_MAX] =
+		f.latency.series.count > 0;
+	side->point[CF_LATENCY_AVERAGE] = f.latency.series.average;
+	side->point[CF_MAX] = f.latency.series.max;
+	for (int p = CF_P50; p <= CF_P99; p++)
+		for (int i = 0; i < f.nreport_percentiles; i++)
+			if (f.report_percentiles[i] == figure_defs[p].percentile && f.latency.has_percentiles)
+			{
+				side->has_point[p] = true;
+				side->point[p] = f.latency.report_ms[i];
+			}
+	/* tps: the runs' own, averaged (pooling sums clients, not runs) */
+	side->has_point[CF_TPS] = true;
+	side->point[CF_TPS] = 0.0;
+	for (int k = 0; k < side->nruns; k++)
+	{
+		double		tps;
+
+		if (!run_tps(&side->runs[k], &tps))
+		{
+			figures_free(&f);
+			return merge_fail(err, "out of memory");
+		}
+		side->point[CF_TPS] += tps / side->nruns;
+	}
+	side->has_point[CF_TPS] = isfinite(side->point[CF_TPS]);
+	side->has_point[CF_FAILED] = f.counts.total > 0;
+	side->point[CF_FAILED] = f.counts.total > 0 ? f.counts.failed_pct : 0.0;
+	figures_free(&f);
+	return true;
+}
+
+bool
+compare_side_read(cmp_side *side, const char *arg, merge_error *err)
+{
+	double	   *values[CF_COUNT];
+	int			nvalues[CF_COUNT] = {0},
+				total = 0;
+	char	   *save = NULL;
+
+	memset(side, 0, sizeof(*side));
+	side->arg = pgb_strdup(arg);
+	for (const char *p = arg; *p != '\0'; p++)
+		side->nruns += *p == ',';
+	side->nruns++;
+	side->runs = pgb_calloc((size_t) side->nruns, sizeof(cmp_run));
+	side->pooled.partial = true;
+	side->nruns = 0;
+	for (char *file = strtok_r(side->arg, ",", &save); file != NULL; file = strtok_r(NULL, ",", &save))
+	{
+		cmp_run    *run = &side->runs[side->nruns++];
+
+		if (!read_run(run, file, err) || !merge_add(&side->pooled, &run->doc.root, file, err))
+			return false;
+		total += run->acc.tl.n;
+	}
+	if (side->nruns == 0)
+		return merge_fail(err, "\"%s\": no report named", arg);
+	if (!pooled_points(side, err))
+		return false;
+	for (int f = 0; f < CF_COUNT; f++)
+		values[f] = pgb_calloc((size_t) total + 1, sizeof(double));
+	make_batches(side, values, nvalues);
+	for (int f = 0; f < CF_COUNT; f++)
+	{
+		cmp_summarize(values[f], nvalues[f], &side->batches[f]);
+		free(values[f]);
+	}
+	return true;
+}
+
+void
+compare_side_free(cmp_side *side)
+{
+	for (int k = 0; k < side->nruns; k++)
+	{
+		json_doc_free(&side->runs[k].doc);
+		merge_acc_free(&side->runs[k].acc);
+	}
+	merge_acc_free(&side->pooled);
+	free(side->runs);
+	free(side->arg);
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+/* A figure's value with its unit, or "-" */
+static const char *
+value_text(char *buf, size_t len, cmp_figure f, bool has, double v)
+{
+	if (!has || !isfinite(v))
+		return "-";
+	snprintf(buf, len, f == CF_TPS ? "%.1f%s" : "%.3f%s", v, figure_defs[f].unit);
+	return buf;
+}
+
+/*
+ * The change and its interval: relative to the base's figure, or in the
+ * figure's own unit when the base is 0 (failures, mostly).
+ */
+static void
+change_text(char *change, char *interval, size_t len, cmp_figure f, double base,
+			const cmp_interval *ci)
+{
+	bool		relative = base != 0.0 && isfinite(base) && f != CF_FAILED;
+	double		scale = relative ? 100.0 / fabs(base) : 1.0;
+	const char *unit = relative ? "%" : f == CF_FAILED ? " pp" : figure_defs[f].unit;
+
+	snprintf(change, len, "%+.1f%s", ci->diff * scale, unit);
+	if (!ci->valid)
+		snprintf(interval, len, "-");
+	else
+		snprintf(interval, len, "[%+.1f%s, %+.1f%s]", ci->lo * scale, unit, ci->hi * scale, unit);
+	if (!relative && f != CF_FAILED)
+	{
+		snprintf(change, len, "%+.3f%s", ci->diff, unit);
+		if (ci->valid)
+			snprintf(interval, len, "[%+.3f, %+.3f]%s", ci->lo, ci->hi, unit);
+	}
+}
+
+/* "better", "worse" or "no significant difference" (or why there is no verdict) */
+static const char *
+verdict(cmp_figure f, const cmp_interval *ci)
+{
+	bool		up;
+
+	if (!ci->valid)
+		return "too few intervals for a verdict";
+	if (ci->lo <= 0.0 && ci->hi >= 0.0)
+		return "no significant difference";
+	up = ci->lo > 0.0;
+	return up == figure_defs[f].higher_is_better ? "better" : "worse";
+}
+
+/* How many intervals and batches the runs of a side gave. */
+static void
+print_batches(FILE *out, const char *what, const cmp_side *side)
+{
+	fprintf(out, "%s:", what);
+	for (int k = 0; k < side->nruns; k++)
+		fprintf(out, "%s %s (%d intervals, %d batches)", k > 0 ? "," : "", side->runs[k].file,
+				side->runs[k].intervals, side->runs[k].batches);
+	fputc('\n', out);
+}
+
+static void
+print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
+{
+	char		b1[64],
+				b2[64],
+				change[64],
+				interval[96];
+
+	print_batches(out, "base", base);
+	print_batches(out, "new", other);
+	fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", "figure", "base", "new", "change",
+			"95% interval", "verdict");
+	for (int f = 0; f < CF_COUNT; f++)
+	{
+		cmp_interval ci;
+
+		if (!base->has_point[f] && !other->has_point[f])
+			continue;
+		if (!base->has_point[f] || !other->has_point[f])
+		{
+			fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", figure_defs[f].name,
+					value_text(b1, sizeof(b1), f, base->has_point[f], base->point[f]),
+					value_text(b2, sizeof(b2), f, other->has_point[f], other->point[f]),
+					"-", "-", "measured on one side only");
+			continue;
+		}
+		cmp_welch(&base->batches[f], &other->batches[f], base->point[f], other->point[f],
+				  CMP_LEVEL, &ci);
+		change_text(change, interval, sizeof(change), f, base->point[f], &ci);
+		fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", figure_defs[f].name,
+				value_text(b1, sizeof(b1), f, true, base->point[f]),
+				value_text(b2, sizeof(b2), f, true, other->point[f]),
+				change, interval, verdict((cmp_figure) f, &ci));
+	}
+}
+
+int
+compare_run(int nsides, char *const *sides)
+{
+	cmp_side   *side = pgb_calloc((size_t) nsides, sizeof(cmp_side));
+	merge_error err,
+				shown;
+	int			rc = 0;
+
+	memset(&err, 0, sizeof(err));
+	for (int i = 0; i < nsides && rc == 0; i++)
+		if (!compare_side_read(&side[i], sides[i], &err))
+			rc = 1;
+	shown = err;
+	shown.nwarnings = 0;		/* a merge's warnings are of a merge */
+	merge_print_error(&shown);
+	for (int i = 1; i < nsides && rc == 0; i++)
+	{
+		if (i > 1)
+			fputc('\n', stdout);
+		print_comparison(stdout, &side[0], &side[i]);
+		compare_evidence(stdout, &side[0], &side[i]);
+	}
+	for (int i = 0; i < nsides; i++)
+		compare_side_free(&side[i]);
+	free(side);
+	merge_error_free(&err);
+	return rc;
+}

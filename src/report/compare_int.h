@@ -1,0 +1,59 @@
+/*
+ * compare_int.h — what compare.c and compare_evidence.c share: a side of
+ * --compare, its runs and its figures (compare.h).
+ */
+#ifndef PGBENCH_COMPARE_INT_H
+#define PGBENCH_COMPARE_INT_H
+
+#include "merge_int.h"
+#include "pgbench/report/compare_stats.h"
+
+/* The figures compared, in the order printed. */
+typedef enum cmp_figure
+{
+	CF_TPS,
+	CF_LATENCY_AVERAGE,
+	CF_P50,
+	CF_P90,
+	CF_P99,
+	CF_MAX,
+	CF_FAILED,
+	CF_COUNT
+} cmp_figure;
+
+/* One report of a side. */
+typedef struct cmp_run
+{
+	const char *file;			/* as given */
+	json_doc	doc;			/* the report, parsed (the evidence reads it) */
+	merge_acc	acc;			/* read and checked by the merge: its series */
+	int			intervals;		/* the series' whole intervals used */
+	int			batches;		/* the batches made of them */
+} cmp_run;
+
+/* One side: a report, or reports of repeated runs pooled. */
+typedef struct cmp_side
+{
+	char	   *arg;			/* the argument (its own copy, split at commas) */
+	int			nruns;
+	cmp_run    *runs;
+	merge_acc	pooled;			/* every run merged: the latency figures */
+	bool		has_point[CF_COUNT];	/* a figure to compare */
+	double		point[CF_COUNT];	/* the side's figure */
+	cmp_summary batches[CF_COUNT];	/* its batch values, over every run */
+	double		transactions;	/* processed + failed, over the runs */
+} cmp_side;
+
+/* The side named by arg read into *side; false with err filled. */
+bool		compare_side_read(cmp_side *side, const char *arg, merge_error *err);
+void		compare_side_free(cmp_side *side);
+
+/*
+ * What differs between base and other (settings, server, workload,
+ * host): lines to out; warnings (to stderr) for what breaks the
+ * comparison; then the server's and the client's evidence per transaction
+ * that changed most.
+ */
+void		compare_evidence(FILE *out, const cmp_side *base, const cmp_side *other);
+
+#endif
