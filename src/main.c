@@ -22,8 +22,10 @@ main(int argc, char **argv)
 		rc = opts.action == ACTION_INIT ? init_run(&opts)
 			: opts.action == ACTION_MERGE ? merge_run(opts.nmerge_files, opts.merge_files,
 													  opts.report_json, opts.report_html,
-													  opts.merge_partial)
-			: opts.action == ACTION_COMPARE ? compare_run(opts.nmerge_files, opts.merge_files)
+													  opts.merge_partial, opts.thresholds,
+													  opts.nthresholds)
+			: opts.action == ACTION_COMPARE ? compare_run(opts.nmerge_files, opts.merge_files,
+														  opts.thresholds, opts.nthresholds)
 			: bench_run(&opts);
 	options_free(&opts);
 	return rc;

@@ -461,6 +461,28 @@ finish_merge(pgb_options *opts, int argc, char **argv)
 	return take_files(opts, argc, argv, ACTION_MERGE);
 }
 
+/*
+ * Whether every --threshold bounds a change (--compare) or none does
+ * (a run, --merge-reports); the error printed when not.
+ */
+static bool
+thresholds_fit(const pgb_options *opts, bool compare)
+{
+	for (int i = 0; i < opts->nthresholds; i++)
+		if (opts->thresholds[i].change != compare)
+		{
+			if (compare)
+				diag_error("with --compare, a threshold bounds a change (%s.change): \"%s\"",
+						   opts->thresholds[i].name, opts->thresholds[i].text);
+			else
+				diag_error("a threshold on a change is only for --compare: \"%s\"",
+						   opts->thresholds[i].text);
+			diag_usage_hint();
+			return false;
+		}
+	return true;
+}
+
 /* --compare: BASE and at least one NEW, each a report or reports joined by commas (compare.h). */
 static int
 finish_compare(pgb_options *opts, int argc, char **argv)
@@ -477,6 +499,8 @@ finish_compare(pgb_options *opts, int argc, char **argv)
 		diag_usage_hint();
 		return OPT_EXIT_FAIL;
 	}
+	if (!thresholds_fit(opts, true))
+		return OPT_EXIT_FAIL;
 	return take_files(opts, argc, argv, ACTION_COMPARE);
 }
 
@@ -488,6 +512,8 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 
 	if (opts->compare)
 		return finish_compare(opts, argc, argv);
+	if (!thresholds_fit(opts, false))
+		return OPT_EXIT_FAIL;
 	if (opts->merge_reports)
 		return finish_merge(opts, argc, argv);
 	if (opts->merge_partial)
@@ -701,6 +727,9 @@ options_free(pgb_options *opts)
 	opts->rendezvous_name = NULL;
 	free(opts->merge_files);
 	opts->merge_files = NULL;
+	free(opts->thresholds);
+	opts->thresholds = NULL;
+	opts->nthresholds = 0;
 	for (int i = 0; opts->argv_shown != NULL && i < opts->argc; i++)
 		free(opts->argv_shown[i]);
 	free(opts->argv_shown);

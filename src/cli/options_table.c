@@ -578,6 +578,27 @@ handle_rendezvous(opt_parse *st, const opt_def *def, const char *value)
 	return OPT_CONTINUE;
 }
 
+/* --threshold=EXPR, repeatable (threshold.h). */
+static int
+handle_threshold(opt_parse *st, const opt_def *def, const char *value)
+{
+	pgb_options *opts = st->opts;
+	char		why[160];
+	threshold	t;
+
+	(void) def;
+	if (!threshold_parse(value, &t, why, sizeof(why)))
+	{
+		diag_error("invalid threshold \"%s\": %s", value, why);
+		diag_detail("Expected NAME OP NUMBER[UNIT], e.g. \"tps>=1500\", \"latency.p99<=20ms\" or, with --compare, \"tps.change>=-2%%\".");
+		return OPT_EXIT_FAIL;
+	}
+	opts->thresholds = pgb_realloc(opts->thresholds,
+								   (size_t) (opts->nthresholds + 1) * sizeof(threshold));
+	opts->thresholds[opts->nthresholds++] = t;
+	return OPT_CONTINUE;
+}
+
 /* ---- the table --------------------------------------------------------------- */
 
 /* Row heads: kind, short letter, long name, argument, getopt rank, mode. */
@@ -766,6 +787,8 @@ const opt_def options_table[] = {
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),
 		.help = "with --merge-reports, merge an incomplete rendezvous group"},
+	{OURS("threshold", REQUIRED, BENCH), .handler = handle_threshold,
+		.arg_help = "EXPR", .help = "fail (exit status 3) unless EXPR holds, e.g. tps>=1500"},
 	{OURS("compare", NONE, ANY), BOOL(compare),
 		.help = "compare the JSON reports given as arguments (BASE NEW...)"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,

@@ -21,23 +21,25 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/report/compare.h"
+#include "pgbench/report/threshold.h"
 
 #define CMP_LEVEL 0.95
 
 static const struct
 {
 	const char *name;			/* as printed */
+	const char *threshold;		/* as a threshold names it (NAME.change) */
 	const char *unit;			/* after the value */
 	bool		higher_is_better;
 	double		percentile;		/* CF_P50..CF_P99: the percentile; else 0 */
 }			figure_defs[CF_COUNT] = {
-	[CF_TPS] = {"tps", "", true, 0},
-	[CF_LATENCY_AVERAGE] = {"latency average", " ms", false, 0},
-	[CF_P50] = {"latency p50", " ms", false, 50},
-	[CF_P90] = {"latency p90", " ms", false, 90},
-	[CF_P99] = {"latency p99", " ms", false, 99},
-	[CF_MAX] = {"latency max", " ms", false, 0},
-	[CF_FAILED] = {"failed", "%", false, 0},
+	[CF_TPS] = {"tps", "tps", "", true, 0},
+	[CF_LATENCY_AVERAGE] = {"latency average", "latency.average", " ms", false, 0},
+	[CF_P50] = {"latency p50", "latency.p50", " ms", false, 50},
+	[CF_P90] = {"latency p90", "latency.p90", " ms", false, 90},
+	[CF_P99] = {"latency p99", "latency.p99", " ms", false, 99},
+	[CF_MAX] = {"latency max", "latency.max", " ms", false, 0},
+	[CF_FAILED] = {"failed", "failed.ratio", "%", false, 0},
 };
 
 /* ---- reading ---------------------------------------------------------- */
@@ -315,6 +317,45 @@ print_batches(FILE *out, const char *what, const cmp_side *side)
 	fputc('\n', out);
 }
 
+/* The change of figure f from base to other, with its interval. */
+static void
+figure_interval(const cmp_side *base, const cmp_side *other, cmp_figure f, cmp_interval *ci)
+{
+	cmp_welch(&base->batches[f], &other->batches[f], base->point[f], other->point[f], CMP_LEVEL, ci);
+}
+
+/*
+ * The change thresholds on the comparison of other with base, a line
+ * each; how many failed (a figure --compare does not compare, or one a
+ * side lacks, fails).
+ */
+static int
+check_thresholds(FILE *out, const cmp_side *base, const cmp_side *other, const threshold *ts,
+				 int n)
+{
+	int			failed = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		threshold_result r = {.t = &ts[i]};
+		int			f = 0;
+
+		while (f < CF_COUNT && strcmp(figure_defs[f].threshold, ts[i].name) != 0)
+			f++;
+		if (f < CF_COUNT && base->has_point[f] && other->has_point[f])
+		{
+			cmp_interval ci;
+
+			figure_interval(base, other, (cmp_figure) f, &ci);
+			threshold_check_change(&ts[i], base->point[f], ci.diff, ci.valid, ci.lo,
+								   ci.hi, &r);
+		}
+		threshold_print(out, &r);
+		failed += !r.passed;
+	}
+	return failed;
+}
+
 static void
 print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
 {
@@ -341,8 +382,7 @@ print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
 					"-", "-", "measured on one side only");
 			continue;
 		}
-		cmp_welch(&base->batches[f], &other->batches[f], base->point[f], other->point[f],
-				  CMP_LEVEL, &ci);
+		figure_interval(base, other, (cmp_figure) f, &ci);
 		change_text(change, interval, sizeof(change), f, base->point[f], &ci);
 		fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", figure_defs[f].name,
 				value_text(b1, sizeof(b1), f, true, base->point[f]),
@@ -352,8 +392,9 @@ print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
 }
 
 int
-compare_run(int nsides, char *const *sides)
+compare_run(int nsides, char *const *sides, const threshold *thresholds, int nthresholds)
 {
+	int			failed = 0;
 	cmp_side   *side = pgb_calloc((size_t) nsides, sizeof(cmp_side));
 	merge_error err,
 				shown;
@@ -372,7 +413,11 @@ compare_run(int nsides, char *const *sides)
 			fputc('\n', stdout);
 		print_comparison(stdout, &side[0], &side[i]);
 		compare_evidence(stdout, &side[0], &side[i]);
+		failed += check_thresholds(stdout, &side[0], &side[i], thresholds, nthresholds);
 	}
+	fflush(stdout);
+	if (rc == 0 && failed > 0)
+		rc = THRESHOLD_EXIT_FAILED;
 	for (int i = 0; i < nsides; i++)
 		compare_side_free(&side[i]);
 	free(side);

@@ -17,6 +17,7 @@
 #include "pgbench/report/merge.h"
 #include "pgbench/report/report.h"
 #include "pgbench/base/xalloc.h"
+#include "pgbench/report/threshold.h"
 #include "merge_int.h"
 
 void
@@ -285,7 +286,9 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 				json_made = false,
 				html_made = false;
 	int			rc = 0,
-				argc = 0;
+				argc = 0,
+				failed = 0;
+	threshold_result *checked = NULL;
 
 	argv = pgb_calloc((size_t) nfiles + 3, sizeof(char *));
 	argv[argc++] = (char *) "pgbench";
@@ -316,7 +319,16 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 	}
 	else
 	{
+		if (acc->nthresholds > 0)
+		{
+			checked = pgb_calloc((size_t) acc->nthresholds, sizeof(threshold_result));
+			failed = threshold_check_all(acc->thresholds, acc->nthresholds, &figures, checked);
+			figures.extra.thresholds = checked;
+			figures.extra.nthresholds = acc->nthresholds;
+		}
 		report_print(stdout, &figures);
+		for (int i = 0; i < figures.extra.nthresholds; i++)
+			threshold_print(stdout, &checked[i]);
 		fflush(stdout);
 		if ((json_path != NULL && !write_json(json_path, &figures, &json_made)) ||
 			!write_html(&html, html_path, &figures))
@@ -329,6 +341,9 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 			if (rc == 0)
 				rc = 2;
 		}
+		if (failed > 0 && rc == 0)
+			rc = THRESHOLD_EXIT_FAILED;
+		free(checked);
 	}
 	if (html != NULL)
 		fclose(html);
@@ -356,7 +371,7 @@ merge_print_error(const merge_error *err)
 
 int
 merge_run(int nfiles, char *const *files, const char *json_path, const char *html_path,
-		  bool partial)
+		  bool partial, const struct threshold *thresholds, int nthresholds)
 {
 	merge_acc	acc;
 	merge_error err;
@@ -367,6 +382,8 @@ merge_run(int nfiles, char *const *files, const char *json_path, const char *htm
 	memset(&err, 0, sizeof(err));
 	acc.partial = partial;
 	acc.spill = true;
+	acc.thresholds = thresholds;
+	acc.nthresholds = nthresholds;
 	for (int i = 0; ok && i < nfiles; i++)
 		ok = merge_file(&acc, files[i], &err);
 	ok = ok && merge_check_groups(&acc, &err);

@@ -120,6 +120,9 @@ typedef struct merge_acc
 								 * entries of a merged report's "inputs" */
 	int		   *source_input;	/* for each, the index of its report */
 	int			nsources;
+
+	const struct threshold *thresholds; /* --threshold on the merged figures */
+	int			nthresholds;
 } merge_acc;
 
 /*

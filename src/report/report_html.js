@@ -258,6 +258,13 @@
 				doc.client.busiest_thread + " was busy " + fmt(doc.client.busiest_thread_busy_pct, 1) +
 				"% of the time, on a CPU or waiting for one (more threads, -j, may help)"]));
 		root.appendChild(table("summary", null, rows));
+		if (doc.thresholds && doc.thresholds.length) {
+			section("Thresholds");
+			root.appendChild(table("thresholds", ["threshold", "verdict", "value"],
+				doc.thresholds.map(function (t) {
+					return [t.expression, t.passed ? "passed" : "FAILED", t.value === null ? "not measured" : fmt(t.value)];
+				})));
+		}
 		if (doc.aborted_clients && doc.aborted_clients.length) {
 			section("Aborted clients");
 			root.appendChild(table("aborts", ["client", "at (s)", "kind", "message"],

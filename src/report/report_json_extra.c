@@ -12,6 +12,7 @@
 
 #include "pgbench/report/figures.h"
 #include "pgbench/report/report.h"
+#include "pgbench/report/threshold.h"
 #include "report_json_int.h"
 
 /* A string member, null when empty (not known). */
@@ -401,6 +402,29 @@ put_source(json_writer *jw, const report_source *rs)
 	close_block(jw, '}');
 }
 
+/* --threshold: each expression, whether it held, the figure it bounded */
+static void
+put_thresholds(json_writer *jw, const figures_extra *e)
+{
+	if (e->thresholds == NULL)
+	{
+		jw_null(jw, RM_TOP_THRESHOLDS);
+		return;
+	}
+	jw_open(jw, RM_TOP_THRESHOLDS);
+	for (int i = 0; i < e->nthresholds; i++)
+	{
+		const threshold_result *r = &e->thresholds[i];
+
+		open_block(jw, NULL, '{');
+		jw_str(jw, RM_THRESHOLD_EXPRESSION, r->t->text);
+		jw_bool(jw, RM_THRESHOLD_PASSED, r->passed);
+		jw_num(jw, RM_THRESHOLD_VALUE, r->measured ? r->value : NAN);
+		close_block(jw, '}');
+	}
+	close_block(jw, ']');
+}
+
 /* A merged report: the runs it holds; else null. */
 static void
 put_inputs(json_writer *jw, const figures_extra *e)
@@ -436,6 +460,7 @@ report_json_fleet(json_writer *jw, const report_figures *f)
 	close_block(jw, '}');
 	put_inputs(jw, e);
 	report_json_servers(jw, f);
+	put_thresholds(jw, e);
 }
 
 void

@@ -20,12 +20,14 @@
 #include "pgbench/engine/client.h"
 #include "pgbench/conn/conn.h"
 #include "pgbench/base/diag.h"
+#include "pgbench/base/xalloc.h"
 #include "pgbench/base/interrupt.h"
 #include "pgbench/report/ticker.h"
 #include "pgbench/server/monitor.h"
 #include "pgbench/server/server_info.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/report/report.h"
+#include "pgbench/report/threshold.h"
 #include "pgbench/engine/thread.h"
 #include "bench_int.h"
 
@@ -613,6 +615,8 @@ finish_run(bench_state *bs, const table_info *info)
 	report_figures figures;
 	report_ending end = {.outcome = REPORT_COMPLETED};
 	double		shown_s;		/* the report's duration, for the stderr line */
+	threshold_result *thresholds = NULL;
+	int			thresholds_failed = 0;
 
 	if (!merge_workers(bs, info, &total, &in, signo) || !figures_compute(&in, &figures))
 	{
@@ -624,6 +628,14 @@ finish_run(bench_state *bs, const table_info *info)
 		end = (report_ending) {REPORT_INTERRUPTED, .signal = interrupt_signal_name(signo)};
 	else if (in.aborted)
 		end = (report_ending) {REPORT_ABORTED, .error = diag_first_error()};
+	if (bs->cfg.nthresholds > 0)
+	{
+		thresholds = pgb_calloc((size_t) bs->cfg.nthresholds, sizeof(threshold_result));
+		thresholds_failed = threshold_check_all(bs->cfg.thresholds, bs->cfg.nthresholds, &figures,
+												thresholds);
+		figures.extra.thresholds = thresholds;
+		figures.extra.nthresholds = bs->cfg.nthresholds;
+	}
 
 	/* the report files first: a closed stdout ends the text, nothing else */
 	signal(SIGPIPE, SIG_IGN);
@@ -632,10 +644,10 @@ finish_run(bench_state *bs, const table_info *info)
 	if (!write_html(bs, &figures, &end))
 		exit_code = 2;
 	if (!exit_on_abort)
-	{
 		report_print_ending(bs->text_out, &figures, &end);
-		fflush(bs->text_out);
-	}
+	for (int i = 0; i < figures.extra.nthresholds; i++)
+		threshold_print(bs->text_out, &thresholds[i]);
+	fflush(bs->text_out);
 	if (figures.extra.client_bound)
 		diag_warning("the client may have limited the result: worker thread %d was busy %.1f%% of the time (on a CPU or waiting for one)",
 					 figures.extra.busiest_thread, figures.extra.busiest_thread_cpu_pct);
@@ -648,6 +660,9 @@ finish_run(bench_state *bs, const table_info *info)
 	shown_s = figures.duration_s;
 	figures_free(&figures);
 	stats_run_free(&total);
+	free(thresholds);
+	if (thresholds_failed > 0 && exit_code == 0)
+		exit_code = THRESHOLD_EXIT_FAILED;
 
 	if (report_log_errors(bs))
 		exit_code = 2;

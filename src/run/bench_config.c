@@ -111,7 +111,9 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	memcpy(cfg->percentiles, opts->percentiles, sizeof(cfg->percentiles));
 	cfg->report_json = opts->report_json;
 	cfg->report_html = opts->report_html;
-	if (opts->report_json != NULL || opts->report_html != NULL || opts->metrics_listen != NULL)
+	/* a threshold may bound the server's counters: the series and the monitor run */
+	if (opts->report_json != NULL || opts->report_html != NULL || opts->metrics_listen != NULL ||
+		opts->nthresholds > 0)
 		cfg->series_interval = (pg_time_usec_t) 1000000 *
 			(opts->progress_sec > 0 ? opts->progress_sec : 1);
 	cfg->rendezvous_name = opts->rendezvous_name;
@@ -123,6 +125,8 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->argc = opts->argc;
 	cfg->argv = opts->argv_shown;
 	cfg->random_seed = opts->seed.seed;
+	cfg->thresholds = opts->thresholds;
+	cfg->nthresholds = opts->nthresholds;
 }
 
 void

@@ -14,6 +14,7 @@
 #include "pgbench/script/random.h"
 #include "pgbench/script/script.h"
 #include "pgbench/script/variables.h"
+#include "pgbench/report/threshold.h"
 
 /* What main does after parsing. */
 typedef enum run_action
@@ -96,6 +97,8 @@ typedef struct pgb_options
 	const char *metrics_listen; /* --metrics-listen=ADDR:PORT; NULL = none */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		compare;		/* --compare: the arguments are sides of reports */
+	threshold  *thresholds;		/* --threshold=EXPR, in order; owned */
+	int			nthresholds;
 	bool		merge_partial;	/* --merge-partial: an incomplete rendezvous
 								 * group only warns */
 	bool		reconnect;		/* --reconnect: clients reconnect after a lost

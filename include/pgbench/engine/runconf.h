@@ -84,6 +84,9 @@ typedef struct run_config
 	int			argc;			/* the command line, for the report files, */
 	char	  **argv;			/* secrets masked (options' argv_shown) */
 	uint64_t	random_seed;	/* :random_seed, for the report files */
+	const struct threshold *thresholds; /* --threshold, checked on the
+										 * report's figures (threshold.h) */
+	int			nthresholds;
 } run_config;
 
 /*

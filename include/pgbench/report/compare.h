@@ -12,11 +12,16 @@
 #ifndef PGBENCH_COMPARE_H
 #define PGBENCH_COMPARE_H
 
+struct threshold;
+
 /*
- * Compare the sides (nsides >= 2), printing to stdout.  Returns the exit
- * status: 0, or 1 when a report cannot be read (its error printed, in
- * the merge's words: "FILE: PATH: what").
+ * Compare the sides (nsides >= 2), printing to stdout, then check the
+ * nthresholds change thresholds (threshold.h) on each comparison.
+ * Returns the exit status: 0; 1 when a report cannot be read (its error
+ * printed, in the merge's words: "FILE: PATH: what"); 3 when a threshold
+ * does not hold.
  */
-int			compare_run(int nsides, char *const *sides);
+int			compare_run(int nsides, char *const *sides, const struct threshold *thresholds,
+						int nthresholds);
 
 #endif

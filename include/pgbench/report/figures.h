@@ -260,6 +260,9 @@ typedef struct figures_extra
 	int			intervals_client_bound; /* timeline records over the limit */
 	const server_info *server;	/* NULL: not read (a merged report) */
 	const server_run *server_run;	/* NULL: not asked for (or merged) */
+	const struct threshold_result *thresholds;	/* --threshold checked; NULL:
+												 * none given */
+	int			nthresholds;
 	figures_commits commits;	/* the server's commits against the run's */
 	int			naborts;
 	const run_abort **aborts;	/* by client id; owned array of pointers

@@ -31,9 +31,13 @@
  * differs in workload from the first, holds a run another report holds
  * too, or leaves a rendezvous group incomplete without partial (nothing
  * is printed or written then), or when a merged report file cannot be
- * written (none is left); 2 when any instance aborted.
+ * written (none is left); 2 when any instance aborted; 3 when one of the
+ * nthresholds thresholds (threshold.h) does not hold on the merged
+ * figures (their lines follow the text report).
  */
+struct threshold;
 int			merge_run(int nfiles, char *const *files, const char *json_path,
-					  const char *html_path, bool partial);
+					  const char *html_path, bool partial, const struct threshold *thresholds,
+					  int nthresholds);
 
 #endif

@@ -79,7 +79,8 @@ typedef enum report_use
 	X(MERGE, "`merge`") \
 	X(INPUT, "`inputs[]`") \
 	X(INPUT_RENDEZVOUS, "`inputs[].rendezvous`") \
-	X(SERVERS, "`servers[]`")
+	X(SERVERS, "`servers[]`") \
+	X(THRESHOLD, "`thresholds[]`")
 
 /*
  * X(object, id, key, type, nullable, unit, use): unit "" for counts,
@@ -123,6 +124,7 @@ typedef enum report_use
 	X(TOP, MERGE, "merge", RT_OBJECT, false, "", RU_READ) \
 	X(TOP, INPUTS, "inputs", RT_ARRAY, true, "", RU_CHECKED) \
 	X(TOP, SERVERS, "servers", RT_ARRAY, true, "", RU_SHOWN) \
+	X(TOP, THRESHOLDS, "thresholds", RT_ARRAY, true, "", RU_SHOWN) \
 	\
 	X(CONNECTION, HOST, "host", RT_STRING, true, "", RU_READ) \
 	X(CONNECTION, PORT, "port", RT_STRING, true, "", RU_READ) \
@@ -343,7 +345,11 @@ typedef enum report_use
 	X(SERVERS, SYSTEM_IDENTIFIER, "system_identifier", RT_STRING, true, "", RU_SHOWN) \
 	X(SERVERS, INSTANCES, "instances", RT_INT, false, "", RU_SHOWN) \
 	X(SERVERS, TOTALS_FROM, "totals_from", RT_STRING, true, "", RU_SHOWN) \
-	X(SERVERS, TOTALS, "totals", RT_OBJECT, true, "", RU_SHOWN)
+	X(SERVERS, TOTALS, "totals", RT_OBJECT, true, "", RU_SHOWN) \
+	\
+	X(THRESHOLD, EXPRESSION, "expression", RT_STRING, false, "", RU_SHOWN) \
+	X(THRESHOLD, PASSED, "passed", RT_BOOL, false, "", RU_SHOWN) \
+	X(THRESHOLD, VALUE, "value", RT_NUMBER, true, "", RU_SHOWN)
 
 /*
  * The object (or, for an array, the object of each item) a member holds:
@@ -367,6 +373,7 @@ typedef enum report_use
 	X(TOP, MERGE, MERGE) \
 	X(TOP, INPUTS, INPUT) \
 	X(TOP, SERVERS, SERVERS) \
+	X(TOP, THRESHOLDS, THRESHOLD) \
 	X(SCRIPT, TRANSACTIONS, TRANSACTIONS) \
 	X(SCRIPT, LATENCY_MS, LATENCY) \
 	X(SCRIPT, COMMANDS, COMMAND) \
