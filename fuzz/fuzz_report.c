@@ -60,6 +60,7 @@
 #include "fuzz_report.h"
 #include "pgbench/engine/runconf.h"
 #include "pgbench/base/utf8.h"
+#include "pgbench/report/threshold.h"
 
 #define FR_MAX_SCRIPTS 3
 #define FR_MAX_COMMANDS 3
@@ -71,6 +72,7 @@
 #define FR_MAX_OWNED 256
 #define FR_MEASURED_MAX 1e100
 #define FR_MAX_SOURCES 4
+#define FR_MAX_THRESHOLDS 3
 #define FR_MANY_POINTS 260		/* past RUN_MAX_CHECKPOINTS (256) */
 #define FR_MANY_ROUNDS 70		/* copies with names of their own: past RUN_MAX_EVENTS (64) */
 #define FR_MAX_NAMES 256
@@ -103,6 +105,8 @@ typedef struct fr_store
 	run_config	cfg;			/* only its percentiles are read */
 	server_run	srun;			/* --server-stats */
 	report_source sources[FR_MAX_SOURCES];	/* a merged report's inputs */
+	threshold	thresholds[FR_MAX_THRESHOLDS];	/* --threshold, checked */
+	threshold_result checked[FR_MAX_THRESHOLDS];
 	/* the wait event names so far: each sanitized form has one raw name */
 	int			nnames;
 	struct
@@ -800,6 +804,27 @@ take_server_run(fr_in *in, fr_store *st)
 	c->agrees = take_bool(in);
 }
 
+/* --threshold's verdicts: expressions as given (any bytes), measured or not. */
+static void
+take_thresholds(fr_in *in, fr_store *st)
+{
+	figures_extra *e = &st->f.extra;
+
+	e->nthresholds = 1 + (int) (take(in, 1) % FR_MAX_THRESHOLDS);
+	e->thresholds = st->checked;
+	for (int i = 0; i < e->nthresholds; i++)
+	{
+		threshold_result *r = &st->checked[i];
+
+		snprintf(st->thresholds[i].text, sizeof(st->thresholds[i].text), "%s",
+				 take_str(in, THRESHOLD_TEXT_LEN - 1));
+		r->t = &st->thresholds[i];
+		r->measured = take_bool(in);
+		r->passed = r->measured && take_bool(in);
+		r->value = take_measured(in);
+	}
+}
+
 /* A merged report's inputs: their runs, groups, servers and server totals. */
 static void
 take_sources(fr_in *in, fr_store *st)
@@ -897,6 +922,8 @@ take_server_side(fr_in *in, fr_store *st)
 		take_server_run(in, st);
 	if (flags & 2)
 		take_sources(in, st);
+	if (flags & 4)
+		take_thresholds(in, st);
 	if ((flags >> 4) == 0xf && n > 0)
 	{
 		for (int k = 0; st->tl.n < FR_MANY_POINTS; k++)

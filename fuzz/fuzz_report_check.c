@@ -22,6 +22,7 @@
 
 #include "fuzz_report.h"
 #include "pgbench/base/utf8.h"
+#include "pgbench/report/threshold.h"
 
 /* A value of the document and its path, for the messages. */
 typedef struct chk
@@ -1068,6 +1069,31 @@ want_extra(const chk *c, const report_figures *f)
 	want_int(&m, "conn_duration_us", e->conn_duration_us);
 	want_exact(&m, "lag_sum_us", e->lag_sum_us);
 	want_inputs_servers(c, e);
+	want_thresholds(c, e);
+}
+
+/* --threshold's verdicts: each expression, whether it passed, its value (null: not measured). */
+static void
+want_thresholds(const chk *c, const figures_extra *e)
+{
+	chk			list;
+
+	if (e->thresholds == NULL)
+	{
+		want_null(c, "thresholds");
+		return;
+	}
+	list = sub(c, "thresholds", JSON_ARRAY);
+	for (int i = 0; i < e->nthresholds; i++)
+	{
+		const threshold_result *r = &e->thresholds[i];
+		chk			t = item(&list, i, e->nthresholds);
+
+		want_str(&t, "expression", r->t->text);
+		want_bool(&t, "passed", r->passed);
+		want_num(&t, "value", r->measured ? r->value : NAN);
+		want_members(&t, 3);
+	}
 }
 
 void
