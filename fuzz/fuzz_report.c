@@ -106,6 +106,7 @@ typedef struct fr_store
 	server_run	srun;			/* --server-stats */
 	report_source sources[FR_MAX_SOURCES];	/* a merged report's inputs */
 	threshold	thresholds[FR_MAX_THRESHOLDS];	/* --threshold, checked */
+	run_label	labels[3];		/* --label: fixed keys, values of any bytes */
 	threshold_result checked[FR_MAX_THRESHOLDS];
 	/* the wait event names so far: each sanitized form has one raw name */
 	int			nnames;
@@ -347,6 +348,7 @@ take_script(fr_in *in, fr_store *st, int i)
 	figures_script *fs = &st->scripts[i];
 
 	fs->name = take_str(in, 1024);
+	fs->sha256 = take_bool(in) ? NULL : take_str(in, 64);
 	fs->weight = take_int(in);
 	fs->weight_pct = take_reading(in);
 	take_counts(in, &fs->counts);
@@ -549,6 +551,12 @@ take_meta(fr_in *in, fr_store *st)
 		e->target = &st->target;
 	}
 	e->run_id = take_bool(in) ? NULL : take_str(in, 64);
+	/* keys are checked by the option (distinct, [A-Za-z0-9_.-]); values are any text */
+	e->nlabels = (int) (take(in, 1) % 4);
+	e->labels = st->labels;
+	for (int i = 0; i < e->nlabels; i++)
+		st->labels[i] = (run_label) {.key = (const char *[]) {"env", "k.1", "a-b_c"}[i],
+		.value = take_str(in, RUN_LABEL_VALUE_MAX)};
 }
 
 /* The report files' extras: metadata, series, aborts, fleet. */

@@ -304,6 +304,7 @@ want_scripts(const chk *c, const report_figures *f)
 
 		want_int(&s, "number", i + 1);
 		want_str(&s, "name", fs->name);
+		want_str(&s, "sha256", fs->sha256);
 		want_int(&s, "weight", fs->weight);
 		want_num(&s, "weight_pct", fs->weight_pct);
 		want_counts(&tx, &fs->counts);
@@ -1096,6 +1097,22 @@ want_thresholds(const chk *c, const figures_extra *e)
 	}
 }
 
+/* --label: each key with its value, in order ({} without them) */
+static void
+want_labels(const chk *c, const figures_extra *e)
+{
+	chk			l = sub(c, "labels", JSON_OBJECT);
+
+	want_members(&l, e != NULL ? e->nlabels : 0);
+	for (int i = 0; e != NULL && i < e->nlabels; i++)
+	{
+		if (strcmp(json_member_name(l.v, i), e->labels[i].key) != 0)
+			fr_fail("%s: member %d is \"%s\", not \"%s\"", l.path, i, json_member_name(l.v, i),
+					e->labels[i].key);
+		want_str(&l, e->labels[i].key, e->labels[i].value);
+	}
+}
+
 void
 fr_check_report(const json_value *root, const report_figures *f, const report_ending *end)
 {
@@ -1114,6 +1131,7 @@ fr_check_report(const json_value *root, const report_figures *f, const report_en
 	want_str(&c, "pgbench_version", PGBENCH_VERSION);
 	run_id = f != NULL ? f->extra.run_id : end->run_id;
 	want_str(&c, "run_id", run_id != NULL && run_id[0] != '\0' ? run_id : NULL);
+	want_labels(&c, f != NULL ? &f->extra : end->meta);
 	want_str(&c, "server_version", f != NULL ? f->server_version : end->server_version);
 	want_str(&c, "outcome", outcomes[end->outcome]);
 	if (end->outcome == REPORT_INTERRUPTED)

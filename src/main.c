@@ -6,6 +6,7 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/init/init.h"
 #include "pgbench/report/compare.h"
+#include "pgbench/report/list_reports.h"
 #include "pgbench/report/merge.h"
 #include "pgbench/cli/options.h"
 
@@ -23,7 +24,8 @@ main(int argc, char **argv)
 			: opts.action == ACTION_MERGE ? merge_run(opts.nmerge_files, opts.merge_files,
 													  opts.report_json, opts.report_html,
 													  opts.merge_partial, opts.thresholds,
-													  opts.nthresholds)
+													  opts.nthresholds, opts.labels, opts.nlabels)
+			: opts.action == ACTION_LIST ? list_reports_run(opts.nmerge_files, opts.merge_files)
 			: opts.action == ACTION_COMPARE ? compare_run(opts.nmerge_files, opts.merge_files,
 														  opts.thresholds, opts.nthresholds)
 			: bench_run(&opts);

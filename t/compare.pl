@@ -25,10 +25,11 @@ is($rc, 0, 'initialize the tables') or diag($err);
 
 # 20 ms of sleep per transaction: far beyond what a loaded machine adds
 write_file('slow.sql', "\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nSELECT pg_sleep(0.02);\n");
-for my $run ([ 'a1', '-S' ], [ 'a2', '-S' ], [ 'slow', '-f', 'slow.sql' ])
+mkdir 'runs' or die "mkdir: $!";
+for my $run ([ 'a1', '-S', '--label=n=1' ], [ 'a2', '-S', '--label=n=2' ], [ 'slow', '-f', 'slow.sql' ])
 {
 	my ($name, @script) = @$run;
-	my @cmd = ('-n', @script, '-c', '2', '-T', '4', "--report-json=$name.json");
+	my @cmd = ('-n', @script, '-c', '2', '-T', '4', '--label', 'env=ci', "--report-json=$name.json");
 	($rc, $out, $err) = run_accounted($name, \@cmd, sub { pgbench(\@cmd, env => \%env) });
 	is($rc, 0, "$name.json: a run of 4 s") or diag($err);
 }
@@ -100,6 +101,49 @@ my @tables = split /\n\n/, $out;
 is(scalar @tables, 2, 'two comparisons, a blank line between');
 is(table($tables[0])->{'latency average'}[4], 'worse', 'the first: the slowed run is worse');
 like($tables[1], qr/^new: a2\.json /m, 'the second: a2');
+
+# ---- runs as data: labels, script hashes, the list ------------------------------------
+
+my ($d1, $d2, $ds) = map { decode_json(slurp("$_.json")) } qw(a1 a2 slow);
+is_deeply($d1->{labels}, { env => 'ci', n => '1' }, 'a1.json: its labels');
+like(slurp('a1.json'), qr/"labels": \{\n +"n": "1",\n +"env": "ci"\n +\}/, '... in the order given');
+like($d1->{scripts}[0]{sha256}, qr/^[0-9a-f]{64}$/, 'a script\'s SHA-256');
+is($d2->{scripts}[0]{sha256}, $d1->{scripts}[0]{sha256}, '... the same for the same script');
+isnt($ds->{scripts}[0]{sha256}, $d1->{scripts}[0]{sha256}, '... another for another');
+($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'a2.json' ]);
+like($out, qr/^what differs \(base \| new\):\n  label n: 1 \| 2$/m, 'a label that differs is listed');
+is($err, '', '... and the same script is not warned about');
+
+system('cp', "$_.json", "runs/$_.json") == 0 or die "cp: $!" for qw(slow a2 a1);
+write_file('runs/other.json', '{"a": 1}');
+write_file('runs/notes.txt', 'not json');
+($rc, $out, $err) = pgbench([ '--list-reports', 'runs' ]);
+is($rc, 0, '--list-reports: exit status 0') or diag($err);
+is($err, "pgbench: warning: runs/other.json: not a report of pgbench\n", '... a warning for what is not a report');
+my @lines = split /\n/, $out;
+is(scalar @lines, 4, '... a header and a line per report') or diag($out);
+like($lines[0], qr/^start +outcome +tps +p99 \(ms\) +labels +file$/, '... the header');
+my $row = qr/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z +completed +[0-9.]+ +[0-9.]+ +/;
+like($lines[1], qr/${row}n=1,env=ci +runs\/a1\.json$/, '... a1 first (by start time), with its labels');
+like($lines[2], qr/${row}n=2,env=ci +runs\/a2\.json$/, '... then a2');
+like($lines[3], qr/${row}env=ci +runs\/slow\.json$/, '... then the slowed run');
+like($lines[1], qr/ \Q${\ sprintf('%.1f', $d1->{tps})}\E +\Q${\ sprintf('%.3f', $d1->{latency_ms}{percentiles}{p99})}\E /,
+	'... its tps and p99 as the report gives them');
+($rc, $out, $err) = pgbench([ '--list-reports', 'nowhere' ]);
+is($rc, 1, '--list-reports of a missing directory: exit status 1');
+is($err, "pgbench: error: could not read \"nowhere\": No such file or directory\n", '... the message');
+
+# ---- bad labels ---------------------------------------------------------------------
+
+for my $bad ([ ['--label=a b=1'], 'pgbench: error: invalid label: "a b=1"' ],
+	[ ['--label=novalue'], 'pgbench: error: invalid label: "novalue"' ],
+	[ [ '--label=k=1', '--label=k=2' ], 'pgbench: error: label "k" given twice' ])
+{
+	my ($args, $message) = @$bad;
+	($rc, $out, $err) = pgbench([ @$args, '-T', '1' ], env => \%env);
+	is($rc, 1, "@$args: exit status 1");
+	like($err, qr/^\Q$message\E\n/, "@$args: the message");
+}
 
 # ---- refusals --------------------------------------------------------------------
 

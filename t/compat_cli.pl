@@ -121,7 +121,9 @@ Options of this pgbench (not in PostgreSQL's):
   --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
+  --label=KEY=VALUE        name the run in its report files (repeatable)
   --threshold=EXPR         fail (exit status 3) unless EXPR holds, e.g. tps>=1500
+  --list-reports           list the JSON reports in the directories given as arguments
   --compare                compare the JSON reports given as arguments (BASE NEW...)
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 

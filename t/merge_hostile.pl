@@ -165,6 +165,8 @@ my @cases = (
 		'series.points[0].histogram: null, but POINT transactions ended in this interval' ],
 	[ 'a run longer than its points', sub { $_[0]{merge}{bench_duration_us} = 10**12 },
 		'series.points: too few (NPOINTS) for the run\'s CONN_PLUS us' ],
+	[ 'a script hash that is not one', sub { $_[0]{scripts}[1]{sha256} = 'XYZ' },
+		'scripts[1].sha256: not a SHA-256 (64 lowercase hexadecimal digits)' ],
 	[ 'a run of no duration', sub { $_[0]{merge}{bench_duration_us} = 0 },
 		'merge.bench_duration_us: 0, but transactions ended in the run' ],
 	[ 'an interval of 0', sub { $_[0]{series}{interval_s} = 0 },
@@ -343,6 +345,14 @@ unlink 'm.json';
 is($rc, 0, 'a report whose connection names no host, port or database merges') or diag($err);
 is_deeply(decode_json(slurp('m.json'))->{connection}, { host => undef, port => undef, database => undef },
 	'... and the merged report names none either');
+
+# another text under the same script name: refused by its hash
+mutate('otherText.json', 'r2.json', sub { $_[0]{scripts}[0]{sha256} = '0' x 64 });
+my $sha = decode_json(slurp('r1.json'))->{scripts}[0]{sha256};
+($rc, $out, $err) = pgbench([ '--merge-reports', 'r1.json', 'otherText.json' ]);
+is($rc, 1, 'a script of another text: refused');
+is($err, "pgbench: error: reports \"r1.json\" and \"otherText.json\" differ in script 1's text (SHA-256): $sha and " . ('0' x 64) .
+	"\npgbench: detail: Only reports of the same workload and mode can be merged.\n", '... naming the hashes');
 
 # t1 a second time as a report written before run ids (none: it cannot be
 # told from t1.json)

@@ -512,6 +512,17 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 
 	if (opts->compare)
 		return finish_compare(opts, argc, argv);
+	if (opts->list_reports)
+	{
+		if (optind >= argc || opts->merge_reports)
+		{
+			diag_error(optind >= argc ? "no directory given to --list-reports"
+					   : "--list-reports cannot be used with --merge-reports");
+			diag_usage_hint();
+			return OPT_EXIT_FAIL;
+		}
+		return take_files(opts, argc, argv, ACTION_LIST);
+	}
 	if (!thresholds_fit(opts, false))
 		return OPT_EXIT_FAIL;
 	if (opts->merge_reports)
@@ -729,6 +740,11 @@ options_free(pgb_options *opts)
 	opts->merge_files = NULL;
 	free(opts->thresholds);
 	opts->thresholds = NULL;
+	for (int i = 0; i < opts->nlabels; i++)
+		free((char *) opts->labels[i].key);
+	free(opts->labels);
+	opts->labels = NULL;
+	opts->nlabels = 0;
 	opts->nthresholds = 0;
 	for (int i = 0; opts->argv_shown != NULL && i < opts->argc; i++)
 		free(opts->argv_shown[i]);

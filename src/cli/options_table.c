@@ -578,6 +578,45 @@ handle_rendezvous(opt_parse *st, const opt_def *def, const char *value)
 	return OPT_CONTINUE;
 }
 
+/* --label KEY=VALUE, repeatable: a key of [A-Za-z0-9_.-] given once. */
+static int
+handle_label(opt_parse *st, const opt_def *def, const char *value)
+{
+	pgb_options *opts = st->opts;
+	const char *eq = strchr(value, '=');
+	size_t		klen = eq != NULL ? (size_t) (eq - value) : 0;
+	char	   *key;
+
+	(void) def;
+	for (size_t i = 0; i < klen; i++)
+		if (!isalnum((unsigned char) value[i]) && strchr("_.-", value[i]) == NULL)
+			klen = 0;
+	if (klen == 0 || klen > RUN_LABEL_KEY_MAX || strlen(eq + 1) > RUN_LABEL_VALUE_MAX)
+	{
+		diag_error("invalid label: \"%s\"", value);
+		diag_detail("Expected KEY=VALUE, a key of 1 to %d letters, digits, '_', '.' or '-' and a value of at most %d bytes.",
+					RUN_LABEL_KEY_MAX, RUN_LABEL_VALUE_MAX);
+		return OPT_EXIT_FAIL;
+	}
+	key = pgb_strndup(value, klen);
+	for (int i = 0; i < opts->nlabels; i++)
+		if (strcmp(opts->labels[i].key, key) == 0)
+		{
+			diag_error("label \"%s\" given twice", key);
+			free(key);
+			return OPT_EXIT_FAIL;
+		}
+	if (opts->nlabels >= RUN_MAX_LABELS)
+	{
+		diag_error("more than %d labels", RUN_MAX_LABELS);
+		free(key);
+		return OPT_EXIT_FAIL;
+	}
+	opts->labels = pgb_realloc(opts->labels, (size_t) (opts->nlabels + 1) * sizeof(run_label));
+	opts->labels[opts->nlabels++] = (run_label) {.key = key, .value = eq + 1};
+	return OPT_CONTINUE;
+}
+
 /* --threshold=EXPR, repeatable (threshold.h). */
 static int
 handle_threshold(opt_parse *st, const opt_def *def, const char *value)
@@ -787,8 +826,12 @@ const opt_def options_table[] = {
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),
 		.help = "with --merge-reports, merge an incomplete rendezvous group"},
+	{OURS("label", REQUIRED, BENCH), .handler = handle_label,
+		.arg_help = "KEY=VALUE", .help = "name the run in its report files (repeatable)"},
 	{OURS("threshold", REQUIRED, BENCH), .handler = handle_threshold,
 		.arg_help = "EXPR", .help = "fail (exit status 3) unless EXPR holds, e.g. tps>=1500"},
+	{OURS("list-reports", NONE, BENCH), BOOL(list_reports),
+		.help = "list the JSON reports in the directories given as arguments"},
 	{OURS("compare", NONE, ANY), BOOL(compare),
 		.help = "compare the JSON reports given as arguments (BASE NEW...)"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,

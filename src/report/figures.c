@@ -218,6 +218,7 @@ scripts(report_figures *f, const report_input *in)
 			: cfg->per_script_stats ? NULL : sr->latency_hist;
 
 		fs->name = s->desc;
+		fs->sha256 = s->sha256[0] != '\0' ? s->sha256 : NULL;
 		fs->weight = s->weight;
 		fs->weight_pct = 100.0 * s->weight / (double) cfg->scripts->total_weight;
 		counts(&fs->counts, sd);

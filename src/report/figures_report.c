@@ -121,6 +121,8 @@ figures_meta_compute(figures_extra *e, const run_config *cfg, pg_time_usec_t sta
 		epoch_and_iso(start, &e->start_epoch_s, e->start_iso, sizeof(e->start_iso));
 		epoch_and_iso(start + length, &e->end_epoch_s, e->end_iso, sizeof(e->end_iso));
 	}
+	e->labels = cfg->labels;
+	e->nlabels = cfg->nlabels;
 	e->argv = calloc((size_t) (cfg->argc > 0 ? cfg->argc : 1), sizeof(char *));
 	if (e->argv == NULL)
 		return false;

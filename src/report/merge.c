@@ -299,6 +299,8 @@ merge_report(merge_acc *acc, int nfiles, char *const *files, const char *json_pa
 		argv[argc++] = files[i];
 	acc->cfg.argc = argc;
 	acc->cfg.argv = argv;
+	acc->cfg.labels = acc->labels;
+	acc->cfg.nlabels = acc->nlabels;
 	together = merge_report_input(acc, &in);
 	(void) random_run_id(run_id);	/* a new run: the merge's own */
 	in.run_id = run_id;
@@ -371,7 +373,8 @@ merge_print_error(const merge_error *err)
 
 int
 merge_run(int nfiles, char *const *files, const char *json_path, const char *html_path,
-		  bool partial, const struct threshold *thresholds, int nthresholds)
+		  bool partial, const struct threshold *thresholds, int nthresholds,
+		  const run_label *labels, int nlabels)
 {
 	merge_acc	acc;
 	merge_error err;
@@ -384,6 +387,8 @@ merge_run(int nfiles, char *const *files, const char *json_path, const char *htm
 	acc.spill = true;
 	acc.thresholds = thresholds;
 	acc.nthresholds = nthresholds;
+	acc.labels = labels;
+	acc.nlabels = nlabels;
 	for (int i = 0; ok && i < nfiles; i++)
 		ok = merge_file(&acc, files[i], &err);
 	ok = ok && merge_check_groups(&acc, &err);

@@ -121,6 +121,8 @@ typedef struct merge_acc
 	int		   *source_input;	/* for each, the index of its report */
 	int			nsources;
 
+	const run_label *labels;	/* --label of the merge: the merged report's */
+	int			nlabels;
 	const struct threshold *thresholds; /* --threshold on the merged figures */
 	int			nthresholds;
 } merge_acc;

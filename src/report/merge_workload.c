@@ -407,12 +407,33 @@ read_commands(const merge_reading *rd, const json_ref *s, bool per_command, json
 	return true;
 }
 
-/* The first report's scripts: names, weights and command lines copied. */
+/*
+ * A script's "sha256" into *sha: 64 lowercase hexadecimal digits, or
+ * NULL when null or absent (a merged report, or one written before).
+ */
+static bool
+read_sha256(const merge_reading *rd, const json_ref *s, const char **sha)
+{
+	json_ref	r = merge_at(s, RM_SCRIPT_SHA256);
+
+	*sha = NULL;
+	if (r.v == NULL)
+		return true;
+	if (!merge_str_null(rd, s, RM_SCRIPT_SHA256, sha))
+		return false;
+	if (*sha != NULL && (strlen(*sha) != 64 || strspn(*sha, "0123456789abcdef") != 64))
+		return merge_bad(rd, &r, "not a SHA-256 (64 lowercase hexadecimal digits)");
+	return true;
+}
+
+/* The first report's scripts: names, weights, hashes and command lines copied. */
 static void
-setup_script(merge_acc *acc, int i, const json_ref *s, const json_ref *commands, int n)
+setup_script(merge_acc *acc, int i, const json_ref *s, const json_ref *commands, int n,
+			 const char *sha)
 {
 	script	   *sc = &acc->scripts.scripts[i];
 
+	snprintf(sc->sha256, sizeof(sc->sha256), "%s", sha != NULL ? sha : "");
 	sc->desc = pgb_strdup(json_str(merge_at(s, RM_SCRIPT_NAME).v));
 	sc->weight = (int) json_int(merge_at(s, RM_SCRIPT_WEIGHT).v, 0);
 	acc->scripts.total_weight += sc->weight;
@@ -433,7 +454,7 @@ setup_script(merge_acc *acc, int i, const json_ref *s, const json_ref *commands,
 /* Script i of a later report against the first's. */
 static bool
 same_script(const merge_acc *acc, const merge_reading *rd, int i, const json_ref *s,
-			const json_ref *commands, int n)
+			const json_ref *commands, int n, const char *sha)
 {
 	const script *sc = &acc->scripts.scripts[i];
 	const char *name = json_str(merge_at(s, RM_SCRIPT_NAME).v);
@@ -448,6 +469,12 @@ same_script(const merge_acc *acc, const merge_reading *rd, int i, const json_ref
 		snprintf(a, sizeof(a), "\"%s\"", sc->desc);
 		snprintf(b, sizeof(b), "\"%s\"", name);
 		return differ(acc, rd, what, a, b);
+	}
+	/* its text, when both reports have its hash (older ones do not) */
+	if (sc->sha256[0] != '\0' && sha != NULL && strcmp(sc->sha256, sha) != 0)
+	{
+		snprintf(what, sizeof(what), "script %d's text (SHA-256)", i + 1);
+		return differ(acc, rd, what, sc->sha256, sha);
 	}
 	if (sc->weight != weight)
 	{
@@ -508,13 +535,15 @@ scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 	{
 		json_ref	s = json_ref_item(&list, i);
 		json_ref	commands;
-		const char *name;
+		const char *name,
+				   *sha = NULL;
 		int64_t		weight;
 		int			n;
 
 		if (s.v->kind != JSON_OBJECT)
 			return merge_bad(rd, &s, "expected an object, found %s", json_kind_name(s.v));
 		if (!merge_str(rd, &s, RM_SCRIPT_NAME, &name) ||
+			!read_sha256(rd, &s, &sha) ||
 			!merge_int(rd, &s, RM_SCRIPT_WEIGHT, 0, INT_MAX, &weight) ||
 			!read_commands(rd, &s, per_command, &commands, &n))
 			return false;
@@ -523,8 +552,8 @@ scripts(merge_acc *acc, const merge_reading *rd, const json_ref *doc)
 			return merge_bad(rd, &list, "more than %d commands in all", MERGE_MAX_COMMANDS);
 		total_commands += n;
 		if (first)
-			setup_script(acc, i, &s, &commands, n);
-		else if (!same_script(acc, rd, i, &s, &commands, n))
+			setup_script(acc, i, &s, &commands, n, sha);
+		else if (!same_script(acc, rd, i, &s, &commands, n, sha))
 			return false;
 	}
 	if (total_weight == 0)

@@ -135,6 +135,7 @@ put_scripts(json_writer *jw, const report_figures *f)
 		open_block(jw, NULL, '{');
 		jw_int(jw, RM_SCRIPT_NUMBER, i + 1);
 		jw_str(jw, RM_SCRIPT_NAME, fs->name);
+		jw_str(jw, RM_SCRIPT_SHA256, fs->sha256);
 		jw_int(jw, RM_SCRIPT_WEIGHT, fs->weight);
 		jw_num(jw, RM_SCRIPT_WEIGHT_PCT, fs->weight_pct);
 		jw_open(jw, RM_SCRIPT_TRANSACTIONS);
@@ -227,6 +228,16 @@ report_json_schema_violation(void)
 	return last_violation;
 }
 
+/* --label: an object of the keys, each with its value ({} when none) */
+static void
+put_labels(json_writer *jw, const figures_extra *e)
+{
+	jw_open(jw, RM_TOP_LABELS);
+	for (int i = 0; e != NULL && i < e->nlabels; i++)
+		put_str(jw, e->labels[i].key, e->labels[i].value);
+	close_block(jw, '}');
+}
+
 bool
 report_json_write_ending(FILE *out, const report_figures *f, const report_ending *end)
 {
@@ -241,6 +252,7 @@ report_json_write_ending(FILE *out, const report_figures *f, const report_ending
 	jw_int(&jw, RM_TOP_SCHEMA_VERSION, REPORT_JSON_SCHEMA_VERSION);
 	jw_str(&jw, RM_TOP_PGBENCH_VERSION, PGBENCH_VERSION);
 	jw_str(&jw, RM_TOP_RUN_ID, run_id != NULL && run_id[0] != '\0' ? run_id : NULL);
+	put_labels(&jw, f != NULL ? &f->extra : end->meta);
 	jw_str(&jw, RM_TOP_SERVER_VERSION, server);
 	jw_str(&jw, RM_TOP_OUTCOME, outcome_name(end->outcome));
 	if (end->outcome == REPORT_INTERRUPTED)

@@ -125,6 +125,8 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->argc = opts->argc;
 	cfg->argv = opts->argv_shown;
 	cfg->random_seed = opts->seed.seed;
+	cfg->labels = opts->labels;
+	cfg->nlabels = opts->nlabels;
 	cfg->thresholds = opts->thresholds;
 	cfg->nthresholds = opts->nthresholds;
 }

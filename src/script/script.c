@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pgbench/base/sha256.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/script/script.h"
 #include "pgbench/base/xalloc.h"
@@ -791,6 +792,7 @@ script_compile(script_set *set, const char *source, const char *text,
 	s->weight = weight;
 	s->ncommands = ctx.ncmds;
 	s->commands = ctx.cmds;
+	sha256_hex(text, ctx.text_len, s->sha256);
 	set->total_weight += weight;
 	return true;
 }

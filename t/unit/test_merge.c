@@ -500,7 +500,7 @@ run_files(char *const *texts, bool partial, char **out, char **err, bool *left)
 	write_text("b.json", texts[1]);
 	unlink("m.json");
 	capture_begin(&c);
-	rc = merge_run(2, names, "m.json", NULL, partial, NULL, 0);
+	rc = merge_run(2, names, "m.json", NULL, partial, NULL, 0, NULL, 0);
 	capture_end(&c, out, err);
 	*left = access("m.json", F_OK) == 0;
 	unlink("m.json");
@@ -591,7 +591,7 @@ test_missing_file(void)
 	int			rc;
 
 	capture_begin(&c);
-	rc = merge_run(1, names, "m.json", NULL, false, NULL, 0);
+	rc = merge_run(1, names, "m.json", NULL, false, NULL, 0, NULL, 0);
 	capture_end(&c, &out, &errtext);
 	tap_is_int(rc, 1, "missing file: exit code 1");
 	tap_is_str(errtext, "pgbench: error: could not open report file \"nope.json\": No such file or directory\n",
@@ -628,7 +628,7 @@ test_full_device(void)
 		return;
 	}
 	capture_begin(&c);
-	rc = merge_run(2, names, "full.json", "full.html", false, NULL, 0);
+	rc = merge_run(2, names, "full.json", "full.html", false, NULL, 0, NULL, 0);
 	capture_end(&c, &out, &errtext);
 	tap_is_int(rc, 1, "/dev/full: exit code 1");
 	tap_ok(strstr(errtext, "could not write report file \"full.json\": No space left on device") != NULL,

@@ -24,6 +24,7 @@ typedef enum run_action
 	ACTION_EXIT_OK,				/* --help, -V, -b list, --show-script done: exit 0 */
 	ACTION_MERGE,				/* --merge-reports FILE...: no server (merge.h) */
 	ACTION_COMPARE,				/* --compare BASE NEW...: no server (compare.h) */
+	ACTION_LIST,				/* --list-reports DIR...: no server (list_reports.h) */
 } run_action;
 
 typedef struct pgb_options
@@ -97,6 +98,10 @@ typedef struct pgb_options
 	const char *metrics_listen; /* --metrics-listen=ADDR:PORT; NULL = none */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		compare;		/* --compare: the arguments are sides of reports */
+	bool		list_reports;	/* --list-reports: the arguments are directories */
+	run_label  *labels;			/* --label KEY=VALUE, in order; the array
+								 * owned, the texts into argv */
+	int			nlabels;
 	threshold  *thresholds;		/* --threshold=EXPR, in order; owned */
 	int			nthresholds;
 	bool		merge_partial;	/* --merge-partial: an incomplete rendezvous

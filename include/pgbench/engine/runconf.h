@@ -20,6 +20,17 @@
 #include "pgbench/stats/txlog.h"
 #include "pgbench/script/variables.h"
 
+/* --label KEY=VALUE: a name for the run in its report files. */
+typedef struct run_label
+{
+	const char *key;			/* [A-Za-z0-9_.-], 1 to RUN_LABEL_KEY_MAX bytes */
+	const char *value;			/* any text, at most RUN_LABEL_VALUE_MAX bytes */
+} run_label;
+
+#define RUN_LABEL_KEY_MAX 63
+#define RUN_LABEL_VALUE_MAX 255
+#define RUN_MAX_LABELS 32
+
 typedef struct run_config
 {
 	int			compat;			/* PostgreSQL major followed (16..19) */
@@ -84,6 +95,8 @@ typedef struct run_config
 	int			argc;			/* the command line, for the report files, */
 	char	  **argv;			/* secrets masked (options' argv_shown) */
 	uint64_t	random_seed;	/* :random_seed, for the report files */
+	const struct run_label *labels; /* --label KEY=VALUE, in order */
+	int			nlabels;
 	const struct threshold *thresholds; /* --threshold, checked on the
 										 * report's figures (threshold.h) */
 	int			nthresholds;

@@ -244,6 +244,8 @@ typedef struct figures_extra
 	char		end_iso[32];
 	double		start_epoch_s;	/* Unix time */
 	double		end_epoch_s;
+	const run_label *labels;	/* --label, run_config's; NULL: none */
+	int			nlabels;
 	int			argc;
 	char	  **argv;			/* a copy of run_config.argv (a database
 								 * name that is a connection string shown
@@ -288,6 +290,7 @@ typedef struct figures_extra
 typedef struct figures_script
 {
 	const char *name;			/* file name or "<builtin: ...>" */
+	const char *sha256;			/* of its text; NULL: unknown (a merge) */
 	int			weight;
 	double		weight_pct;		/* of the total weight */
 	figures_counts counts;		/* its own (several scripts), else the run's */

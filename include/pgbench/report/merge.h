@@ -33,11 +33,13 @@
  * is printed or written then), or when a merged report file cannot be
  * written (none is left); 2 when any instance aborted; 3 when one of the
  * nthresholds thresholds (threshold.h) does not hold on the merged
- * figures (their lines follow the text report).
+ * figures (their lines follow the text report).  The merged report files
+ * carry the nlabels labels (--label) of the merge.
  */
 struct threshold;
+struct run_label;
 int			merge_run(int nfiles, char *const *files, const char *json_path,
 					  const char *html_path, bool partial, const struct threshold *thresholds,
-					  int nthresholds);
+					  int nthresholds, const struct run_label *labels, int nlabels);
 
 #endif

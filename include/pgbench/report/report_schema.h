@@ -90,6 +90,7 @@ typedef enum report_use
 	X(TOP, SCHEMA_VERSION, "schema_version", RT_INT, false, "", RU_CHECKED) \
 	X(TOP, PGBENCH_VERSION, "pgbench_version", RT_STRING, false, "", RU_SHOWN) \
 	X(TOP, RUN_ID, "run_id", RT_STRING, true, "", RU_CHECKED) \
+	X(TOP, LABELS, "labels", RT_OBJECT, false, "", RU_SHOWN) \
 	X(TOP, SERVER_VERSION, "server_version", RT_STRING, true, "", RU_READ) \
 	X(TOP, OUTCOME, "outcome", RT_STRING, false, "", RU_CHECKED) \
 	X(TOP, SIGNAL, "signal", RT_STRING, false, "", RU_SHOWN) \
@@ -157,6 +158,7 @@ typedef enum report_use
 	\
 	X(SCRIPT, NUMBER, "number", RT_INT, false, "", RU_SHOWN) \
 	X(SCRIPT, NAME, "name", RT_STRING, false, "", RU_CHECKED) \
+	X(SCRIPT, SHA256, "sha256", RT_STRING, true, "", RU_CHECKED) \
 	X(SCRIPT, WEIGHT, "weight", RT_INT, false, "", RU_CHECKED) \
 	X(SCRIPT, WEIGHT_PCT, "weight_pct", RT_NUMBER, false, "%", RU_SHOWN) \
 	X(SCRIPT, TRANSACTIONS, "transactions", RT_OBJECT, false, "", RU_READ) \

@@ -150,6 +150,8 @@ typedef struct script
 	int			weight;
 	int			ncommands;
 	command   **commands;
+	char		sha256[65];		/* SHA-256 of the script's text (hex); "":
+								 * unknown (a merged report's) */
 } script;
 
 /* All scripts of a run and the variable symbols they use. */
