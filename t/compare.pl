@@ -2,8 +2,8 @@
 # runs against a throwaway cluster: a report compared with itself shows no
 # change and no difference; a run slowed by pg_sleep is worse, with an
 # interval that excludes zero, its script listed as what differs (and
-# warned about), and the sleep's wait event ranked first among the
-# server's evidence; pooled sides; and the refusals: too few sides, a
+# warned about), and the sleep's wait event among the evidence that
+# changed most; pooled sides; and the refusals: too few sides, a
 # missing or damaged report (the merge reader's messages), exit status 1,
 # nothing on stdout.  Texts a report brings are printed with their control
 # characters masked.
@@ -88,8 +88,10 @@ like($out, qr/^what differs \(base \| new\):\n  transaction_type: <builtin: sele
 	'the scripts are listed as what differs');
 is($err, "pgbench: warning: the runs ran different scripts: the comparison is of two workloads\n",
 	'... and warned about');
-like($out, qr/^what changed most \(server evidence; base -> new\):\n  wait event Timeout:PgSleep +0\.00 -> [0-9.]+ sessions in it, on average$/m,
-	'the sleep is the first evidence');
+like($out, qr/^what changed most \(server and host evidence; base -> new\):\n(?:  .*\n)*?  wait event Timeout:PgSleep +0\.00 -> [0-9.]+ sessions in it, on average$/m,
+	'the sleep is among the evidence that changed most');
+like($out, qr/^  server processes CPU \(ms\) +[0-9.e+-]+ -> [0-9.e+-]+ per transaction$/m,
+	'... so is the server\'s CPU per transaction') if $out =~ /server processes CPU/;
 
 # ---- pooled sides, several comparisons -------------------------------------------
 

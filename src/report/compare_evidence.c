@@ -218,6 +218,63 @@ find_or_add(evidence *ev, int *nev, const char *name)
 	return e;
 }
 
+/* Add v (per transaction of side) to the evidence called name. */
+static void
+add_evidence(evidence *ev, int *nev, const char *name, double v, const cmp_side *side, bool other)
+{
+	int			e = find_or_add(ev, nev, name);
+
+	if (e >= 0 && isfinite(v))
+		*(other ? &ev[e].other : &ev[e].base) += v / fmax(side->transactions, 1);
+}
+
+/* A number member of obj (0 when missing). */
+static double
+num_of(const json_value *obj, const char *key)
+{
+	const json_value *v = member(obj, key);
+
+	return v != NULL && v->kind == JSON_NUMBER ? json_num(v) : 0.0;
+}
+
+/*
+ * The CPU and I/O of the series' points, summed over side's runs: the
+ * server's processes (a local server), the client process, the host.
+ */
+static void
+gather_points(const cmp_side *side, evidence *ev, int *nev, bool other)
+{
+	static const char *const host_cpu[] = {"user", "nice", "system", "iowait", "irq", "softirq", "steal"};
+
+	for (int k = 0; k < side->nruns; k++)
+	{
+		const json_value *points = member(member(&side->runs[k].doc.root, "series"), "points");
+
+		for (int i = 0; points != NULL && points->kind == JSON_ARRAY && i < points->n; i++)
+		{
+			const json_value *p = json_at(points, i);
+			const json_value *proc = member(member(p, "server"), "processes");
+			const json_value *client = member(p, "client");
+			const json_value *host = member(p, "host");
+			double		host_ms = 0.0;
+
+			add_evidence(ev, nev, "server processes CPU (ms)",
+						 1000.0 * (num_of(proc, "cpu_user_s") + num_of(proc, "cpu_system_s")), side, other);
+			add_evidence(ev, nev, "server processes read (bytes)", num_of(proc, "read_bytes"), side, other);
+			add_evidence(ev, nev, "server processes written (bytes)", num_of(proc, "write_bytes"), side, other);
+			add_evidence(ev, nev, "server context switches",
+						 num_of(proc, "ctxsw_voluntary") + num_of(proc, "ctxsw_involuntary"), side, other);
+			add_evidence(ev, nev, "client CPU (ms)",
+						 1000.0 * (num_of(client, "cpu_user_s") + num_of(client, "cpu_system_s")), side, other);
+			for (size_t c = 0; c < sizeof(host_cpu) / sizeof(host_cpu[0]); c++)
+				host_ms += 1000.0 * num_of(member(host, "cpu_s"), host_cpu[c]);
+			add_evidence(ev, nev, "host CPU (ms)", host_ms, side, other);
+			add_evidence(ev, nev, "host disk written (bytes)", num_of(host, "disk_write_bytes"), side, other);
+			add_evidence(ev, nev, "host disk read (bytes)", num_of(host, "disk_read_bytes"), side, other);
+		}
+	}
+}
+
 /* side's server counter totals (group.key) and wait event counts, summed over its runs */
 static void
 gather(const cmp_side *side, evidence *ev, int *nev, bool other)
@@ -293,6 +350,8 @@ causes(FILE *out, const cmp_side *base, const cmp_side *other)
 	memset(ev, 0, sizeof(ev));
 	gather(base, ev, &nev, false);
 	gather(other, ev, &nev, true);
+	gather_points(base, ev, &nev, false);
+	gather_points(other, ev, &nev, true);
 	for (int line = 0; line < CMP_MAX_CAUSES; line++)
 	{
 		int			best = -1;
@@ -305,7 +364,7 @@ causes(FILE *out, const cmp_side *base, const cmp_side *other)
 			break;
 		used[best] = true;
 		if (line == 0)
-			fprintf(out, "what changed most (server evidence; base -> new):\n");
+			fprintf(out, "what changed most (server and host evidence; base -> new):\n");
 		for (char *p = ev[best].name; *p != '\0'; p++)
 			if ((unsigned char) *p < 0x20 || *p == 0x7f)
 				*p = '?';
