@@ -7,7 +7,7 @@
 # comparison.  Run by hand, never in CI.
 #   bench/compare_null.sh [REPS (10)] [SECONDS per run (10)] [pgbench args...]
 #   PGBENCH_OURS=path/to/pgbench bench/compare_null.sh 10 10 -S -c 4
-set -euo pipefail
+set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 ours=${PGBENCH_OURS:-$top/build/pgbench}
 reps=${1:-10}
@@ -28,8 +28,8 @@ declare -A same=()
 figures=(tps "latency average" "latency p50" "latency p90" "latency p99" "latency max" failed)
 all=0
 for r in $(seq 1 "$reps"); do
-	"$ours" -n "${args[@]}" -T "$secs" --report-json="$work/a$r.json" >/dev/null 2>&1
-	"$ours" -n "${args[@]}" -T "$secs" --report-json="$work/b$r.json" >/dev/null 2>&1
+	"$ours" -n "${args[@]}" -T "$secs" --report-json="$work/a$r.json" >/dev/null 2>"$work/err" || { echo "run a$r failed: $(cat "$work/err")" >&2; continue; }
+	"$ours" -n "${args[@]}" -T "$secs" --report-json="$work/b$r.json" >/dev/null 2>"$work/err" || { echo "run b$r failed: $(cat "$work/err")" >&2; continue; }
 	out=$("$ours" --compare "$work/a$r.json" "$work/b$r.json" 2>/dev/null)
 	n=0
 	for f in "${figures[@]}"; do

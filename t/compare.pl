@@ -93,6 +93,25 @@ like($out, qr/^what changed most \(server and host evidence; base -> new\):\n(?:
 like($out, qr/^  server processes CPU \(ms\) +[0-9.e+-]+ -> [0-9.e+-]+ per transaction$/m,
 	'... so is the server\'s CPU per transaction') if $out =~ /server processes CPU/;
 
+# ---- the comparison as JSON ------------------------------------------------------------
+
+($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'slow.json', '--report-json=cmp.json',
+		'--threshold=latency.average.change<=10%' ]);
+is($rc, 3, '--report-json with a threshold that fails: exit status 3');
+my $cmp = decode_json(slurp('cmp.json'));
+is($cmp->{compare_version}, 1, 'the JSON comparison: its version');
+is_deeply([ map { $_->{file} } @{ $cmp->{base} } ], ['a1.json'], '... the base');
+is(scalar @{ $cmp->{comparisons} }, 1, '... one comparison');
+my %fig = map { $_->{figure} => $_ } @{ $cmp->{comparisons}[0]{figures} };
+is_deeply([ sort keys %fig ], [ sort qw(tps latency.average latency.p50 latency.p90 latency.p99 latency.max failed.ratio) ],
+	'... seven figures');
+is($fig{'latency.average'}{verdict}, 'worse', '... latency average worse');
+ok($fig{'latency.average'}{low} > 0 && $fig{'latency.average'}{high} >= $fig{'latency.average'}{low},
+	'... its interval above zero, in ms');
+is($cmp->{comparisons}[0]{thresholds}[0]{passed}, JSON::PP::false, '... the threshold, failed');
+($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'a2.json', '--report-html=x.html' ]);
+is($rc, 1, '--report-html with --compare: refused');
+
 # ---- pooled sides, several comparisons -------------------------------------------
 
 ($rc, $out, $err) = pgbench([ '--compare', 'a1.json,a2.json', 'slow.json', 'a2.json' ]);

@@ -292,9 +292,20 @@ change_text(char *change, char *interval, size_t len, cmp_figure f, double base,
 	}
 }
 
-/* "better", "worse" or "no significant difference" (or why there is no verdict) */
-static const char *
-verdict(cmp_figure f, const cmp_interval *ci)
+const char *
+compare_figure_name(cmp_figure f)
+{
+	return figure_defs[f].threshold;
+}
+
+const char *
+compare_figure_unit(cmp_figure f)
+{
+	return f == CF_TPS ? "tps" : f == CF_FAILED ? "%" : "ms";
+}
+
+const char *
+compare_verdict(cmp_figure f, const cmp_interval *ci)
 {
 	bool		up;
 
@@ -325,40 +336,41 @@ figure_interval(const cmp_side *base, const cmp_side *other, cmp_figure f, cmp_i
 }
 
 /*
- * The change thresholds on the comparison of other with base, a line
- * each; how many failed (a figure --compare does not compare, or one a
- * side lacks, fails).
+ * The change thresholds on comparison c, each a line to out, its result
+ * kept in c; how many failed (a figure --compare does not compare, or
+ * one a side lacks, fails).
  */
 static int
-check_thresholds(FILE *out, const cmp_side *base, const cmp_side *other, const threshold *ts,
-				 int n)
+check_thresholds(FILE *out, const cmp_side *base, cmp_comparison *c, const threshold *ts, int n)
 {
 	int			failed = 0;
 
+	c->nthresholds = n;
+	c->thresholds = n > 0 ? pgb_calloc((size_t) n, sizeof(threshold_result)) : NULL;
 	for (int i = 0; i < n; i++)
 	{
-		threshold_result r = {.t = &ts[i]};
+		threshold_result *r = &c->thresholds[i];
 		int			f = 0;
 
+		r->t = &ts[i];
 		while (f < CF_COUNT && strcmp(figure_defs[f].threshold, ts[i].name) != 0)
 			f++;
-		if (f < CF_COUNT && base->has_point[f] && other->has_point[f])
+		if (f < CF_COUNT && base->has_point[f] && c->other->has_point[f])
 		{
-			cmp_interval ci;
+			const cmp_interval *ci = &c->interval[f];
 
-			figure_interval(base, other, (cmp_figure) f, &ci);
-			threshold_check_change(&ts[i], base->point[f], ci.diff, ci.valid, ci.lo,
-								   ci.hi, &r);
+			threshold_check_change(&ts[i], base->point[f], ci->diff, ci->valid, ci->lo, ci->hi, r);
 		}
-		threshold_print(out, &r);
-		failed += !r.passed;
+		threshold_print(out, r);
+		failed += !r->passed;
 	}
 	return failed;
 }
 
 static void
-print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
+print_comparison(FILE *out, const cmp_side *base, const cmp_comparison *c)
 {
+	const cmp_side *other = c->other;
 	char		b1[64],
 				b2[64],
 				change[64],
@@ -370,7 +382,7 @@ print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
 			"95% interval", "verdict");
 	for (int f = 0; f < CF_COUNT; f++)
 	{
-		cmp_interval ci;
+		const cmp_interval *ci = &c->interval[f];
 
 		if (!base->has_point[f] && !other->has_point[f])
 			continue;
@@ -382,23 +394,24 @@ print_comparison(FILE *out, const cmp_side *base, const cmp_side *other)
 					"-", "-", "measured on one side only");
 			continue;
 		}
-		figure_interval(base, other, (cmp_figure) f, &ci);
-		change_text(change, interval, sizeof(change), f, base->point[f], &ci);
+		change_text(change, interval, sizeof(change), f, base->point[f], ci);
 		fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", figure_defs[f].name,
 				value_text(b1, sizeof(b1), f, true, base->point[f]),
 				value_text(b2, sizeof(b2), f, true, other->point[f]),
-				change, interval, verdict((cmp_figure) f, &ci));
+				change, interval, compare_verdict((cmp_figure) f, ci));
 	}
 }
 
 int
-compare_run(int nsides, char *const *sides, const threshold *thresholds, int nthresholds)
+compare_run(int nsides, char *const *sides, const char *json_path, const threshold *thresholds,
+			int nthresholds)
 {
-	int			failed = 0;
 	cmp_side   *side = pgb_calloc((size_t) nsides, sizeof(cmp_side));
+	cmp_comparison *c = pgb_calloc((size_t) nsides, sizeof(cmp_comparison));
 	merge_error err,
 				shown;
-	int			rc = 0;
+	int			rc = 0,
+				failed = 0;
 
 	memset(&err, 0, sizeof(err));
 	for (int i = 0; i < nsides && rc == 0; i++)
@@ -409,18 +422,29 @@ compare_run(int nsides, char *const *sides, const threshold *thresholds, int nth
 	merge_print_error(&shown);
 	for (int i = 1; i < nsides && rc == 0; i++)
 	{
+		cmp_comparison *ci = &c[i - 1];
+
+		ci->other = &side[i];
+		for (int f = 0; f < CF_COUNT; f++)
+			figure_interval(&side[0], &side[i], (cmp_figure) f, &ci->interval[f]);
 		if (i > 1)
 			fputc('\n', stdout);
-		print_comparison(stdout, &side[0], &side[i]);
+		print_comparison(stdout, &side[0], ci);
 		compare_evidence(stdout, &side[0], &side[i]);
-		failed += check_thresholds(stdout, &side[0], &side[i], thresholds, nthresholds);
+		failed += check_thresholds(stdout, &side[0], ci, thresholds, nthresholds);
 	}
 	fflush(stdout);
+	if (rc == 0 && json_path != NULL && !compare_json_write(json_path, &side[0], c, nsides - 1))
+		rc = 1;
 	if (rc == 0 && failed > 0)
 		rc = THRESHOLD_EXIT_FAILED;
 	for (int i = 0; i < nsides; i++)
+	{
 		compare_side_free(&side[i]);
+		free(c[i].thresholds);
+	}
 	free(side);
+	free(c);
 	merge_error_free(&err);
 	return rc;
 }

@@ -44,6 +44,30 @@ typedef struct cmp_side
 	double		transactions;	/* processed + failed, over the runs */
 } cmp_side;
 
+/* The comparison of one side with the base. */
+typedef struct cmp_comparison
+{
+	const cmp_side *other;
+	cmp_interval interval[CF_COUNT];	/* each figure's change */
+	struct threshold_result *thresholds;	/* the change thresholds checked
+											 * (owned); NULL: none */
+	int			nthresholds;
+} cmp_comparison;
+
+/* A figure as a threshold names it ("tps", "latency.p99", "failed.ratio"), and its unit. */
+const char *compare_figure_name(cmp_figure f);
+const char *compare_figure_unit(cmp_figure f);
+
+/* "better", "worse", "no significant difference" or why there is no verdict. */
+const char *compare_verdict(cmp_figure f, const cmp_interval *ci);
+
+/*
+ * The comparisons c[0 .. n - 1] with base as a JSON document at path
+ * (compare_json.c); false with the error printed (no file left).
+ */
+bool		compare_json_write(const char *path, const cmp_side *base, const cmp_comparison *c,
+							   int n);
+
 /* The side named by arg read into *side; false with err filled. */
 bool		compare_side_read(cmp_side *side, const char *arg, merge_error *err);
 void		compare_side_free(cmp_side *side);

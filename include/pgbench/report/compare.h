@@ -16,12 +16,13 @@ struct threshold;
 
 /*
  * Compare the sides (nsides >= 2), printing to stdout, then check the
- * nthresholds change thresholds (threshold.h) on each comparison.
+ * nthresholds change thresholds (threshold.h) on each comparison; with
+ * json_path, write the comparisons there as JSON (doc/compare.md).
  * Returns the exit status: 0; 1 when a report cannot be read (its error
  * printed, in the merge's words: "FILE: PATH: what"); 3 when a threshold
  * does not hold.
  */
-int			compare_run(int nsides, char *const *sides, const struct threshold *thresholds,
-						int nthresholds);
+int			compare_run(int nsides, char *const *sides, const char *json_path,
+						const struct threshold *thresholds, int nthresholds);
 
 #endif
