@@ -378,9 +378,36 @@ test_quote(void)
 	}
 }
 
+/* Integers formatted without stdio: as snprintf's "%" PRId64, truncation included. */
+static void
+test_int_format(void)
+{
+	static const int64_t values[] = {0, 1, -1, 9, 10, -10, 99999, 100000, 4294967296LL,
+		INT64_MAX, INT64_MIN, INT64_MIN + 1, -1234567890123LL};
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		for (size_t len = 0; len <= 24; len += (len < 4 ? 1 : 10))
+		{
+			pgb_value	v = {.type = PGBT_INT, .u.ival = values[i]};
+			char		got[32],
+						want[32];
+			int			ngot,
+						nwant;
+
+			memset(got, 'x', sizeof(got));
+			memset(want, 'x', sizeof(want));
+			ngot = var_format_value(&v, got, len);
+			nwant = snprintf(want, len, "%" PRId64, values[i]);
+			tap_ok(ngot == nwant && memcmp(got, want, sizeof(got)) == 0,
+				   "%" PRId64 " into %zu bytes: as snprintf (\"%.*s\", %d)", values[i], len,
+				   (int) (len > 0 ? len - 1 : 0), want, nwant);
+		}
+}
+
 int
 main(void)
 {
+	test_int_format();
 	test_names();
 	test_name_span();
 	test_symtab();
