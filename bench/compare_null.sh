@@ -22,6 +22,9 @@ work=$(mktemp -d /tmp/compare_null.XXXXXX)
 chmod 755 "$work"
 trap 'cluster_stop "$work/db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 cluster_start "$work/db" >/dev/null
+# a copy: a rebuild during the run must not swap the binary under it
+cp "$ours" "$work/pgbench"
+ours=$work/pgbench
 "$ours" -i -q -s 10 >/dev/null 2>&1
 
 declare -A same=()

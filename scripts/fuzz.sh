@@ -39,9 +39,11 @@ meson compile -C "$dir" $(printf 'fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
 [ "${1:-}" = build ] && exit 0
 
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# deep expressions overflow the stack: bounded inputs keep that known
+# -timeout: wall-clock, so a loaded machine (CI shares 2 cores) can stall
+# an input of 0.5 s for 10 s under ASan's quarantine: 60 s still finds a
+# hang.  Deep expressions overflow the stack: bounded inputs keep that known
 # limit out of the way (the expression depth limit is another change)
-common=(-timeout=10 -rss_limit_mb=2048)
+common=(-timeout=60 -rss_limit_mb=2048)
 
 # inputs up to 4096 bytes; fuzz_merge's are reports (2.7 to 5 KB each,
 # two in a seed): 16384
