@@ -27,7 +27,8 @@ main(int argc, char **argv)
 													  opts.nthresholds, opts.labels, opts.nlabels)
 			: opts.action == ACTION_LIST ? list_reports_run(opts.nmerge_files, opts.merge_files)
 			: opts.action == ACTION_COMPARE ? compare_run(opts.nmerge_files, opts.merge_files,
-														  opts.report_json, opts.thresholds,
+														  opts.report_json, opts.report_html,
+														  opts.thresholds,
 														  opts.nthresholds)
 			: bench_run(&opts);
 	options_free(&opts);

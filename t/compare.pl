@@ -34,6 +34,9 @@ for my $run ([ 'a1', '-S', '--label=n=1' ], [ 'a2', '-S', '--label=n=2' ], [ 'sl
 	is($rc, 0, "$name.json: a run of 4 s") or diag($err);
 }
 
+# stderr without the client-bound warnings a loaded machine may cause
+sub warnings_of { my ($e) = @_; $e =~ s/^pgbench: warning: \S+ was client-bound: .*\n//mg; return $e; }
+
 my $figures = qr/^(tps|latency average|latency p50|latency p90|latency p99|latency max|failed)\s/;
 
 # Lines of the figure table: name => [ base, new, change, interval, verdict ]
@@ -57,7 +60,7 @@ sub table
 
 ($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'a1.json' ]);
 is($rc, 0, 'a1 against itself: exit status 0');
-is($err, '', '... no warning');
+is(warnings_of($err), '', '... no warning (but a client-bound run\'s)');
 like($out, qr/^base: a1\.json \(\d+ intervals, \d+ batches\)\nnew: a1\.json \(\d+ intervals, \d+ batches\)\n/,
 	'... the sides and their batches first');
 like($out, qr/^figure +base +new +change +95% interval +verdict$/m, '... the table\'s header');
@@ -86,7 +89,7 @@ for my $f ('latency average', 'latency p50')
 like($rows->{tps}[2], qr/^-/, 'tps: lower');
 like($out, qr/^what differs \(base \| new\):\n  transaction_type: <builtin: select only> \| slow\.sql$/m,
 	'the scripts are listed as what differs');
-is($err, "pgbench: warning: the runs ran different scripts: the comparison is of two workloads\n",
+is(warnings_of($err), "pgbench: warning: the runs ran different scripts: the comparison is of two workloads\n",
 	'... and warned about');
 like($out, qr/^what changed most \(server and host evidence; base -> new\):\n(?:  .*\n)*?  wait event Timeout:PgSleep +0\.00 -> [0-9.]+ sessions in it, on average$/m,
 	'the sleep is among the evidence that changed most');
@@ -109,8 +112,33 @@ is($fig{'latency.average'}{verdict}, 'worse', '... latency average worse');
 ok($fig{'latency.average'}{low} > 0 && $fig{'latency.average'}{high} >= $fig{'latency.average'}{low},
 	'... its interval above zero, in ms');
 is($cmp->{comparisons}[0]{thresholds}[0]{passed}, JSON::PP::false, '... the threshold, failed');
-($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'a2.json', '--report-html=x.html' ]);
-is($rc, 1, '--report-html with --compare: refused');
+
+# ---- the page, in Chromium -------------------------------------------------------------
+
+SKIP:
+{
+	my $chromium = PgbTest::find_chromium();
+	skip 'Chromium is not installed (t/report_html.pl installs it)', 7 unless $chromium;
+	# a hostile file name: it must neither end the data's script element nor open a comment
+	my $odd_name = '<!--<script>x&"y.json';
+	system('cp', 'slow.json', $odd_name) == 0 or die "cp: $!";
+	($rc, $out, $err) = pgbench([ '--compare', 'a1.json', $odd_name, '--report-html=cmp.html' ]);
+	is($rc, 0, '--report-html: exit status 0') or diag($err);
+	my $profile = tempdir('chromium_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+	my ($brc, $dom, $berr) = run_cmd([ $chromium, '--headless', '--disable-gpu', '--no-sandbox',
+			'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
+			'--window-size=1100,2400', '--dump-dom', "file://$dir/cmp.html" ], timeout => 180);
+	is($brc, 0, 'the page: chromium --dump-dom: exit code 0') or diag($berr);
+	my ($status) = $dom =~ m{<pre id="status">([^<]*)</pre>};
+	like($status // '', qr/^ok tps-1:\d+ p99-1:\d+ cdf-1:\d+$/, 'the page drew its three charts') or diag($status);
+	my %n = ($status // '') =~ /([\w-]+):(\d+)/g;
+	ok(($n{'tps-1'} // 0) >= 4 && ($n{'cdf-1'} // 0) >= 2, '... with points in them');
+	like($dom, qr{<h2>new 1: &lt;!--&lt;script&gt;x&amp;"y\.json</h2>}, '... the hostile file name shown as text');
+	like($dom, qr{<th>latency\.average</th><td>[0-9.]+</td><td>[0-9.]+</td><td>\+[0-9.]+%</td><td>\[[^<]+\]</td><td class="text">worse</td>},
+		'... the table with its verdicts');
+	my $html = slurp('cmp.html');
+	ok($html !~ m{<script[^>]*\ssrc=}i, '... no external script');
+}
 
 # ---- pooled sides, several comparisons -------------------------------------------
 
@@ -133,7 +161,7 @@ is($d2->{scripts}[0]{sha256}, $d1->{scripts}[0]{sha256}, '... the same for the s
 isnt($ds->{scripts}[0]{sha256}, $d1->{scripts}[0]{sha256}, '... another for another');
 ($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'a2.json' ]);
 like($out, qr/^what differs \(base \| new\):\n  label n: 1 \| 2$/m, 'a label that differs is listed');
-is($err, '', '... and the same script is not warned about');
+is(warnings_of($err), '', '... and the same script is not warned about');
 
 system('cp', "$_.json", "runs/$_.json") == 0 or die "cp: $!" for qw(slow a2 a1);
 write_file('runs/other.json', '{"a": 1}');
@@ -187,6 +215,15 @@ refused('a damaged report', [ 'a1.json', 'a1.json,bad.json' ],
 	"pgbench: error: bad.json: transactions.skipped: -1 is negative\n");
 refused('with --merge-reports', [ '--merge-reports', 'a1.json', 'a2.json' ],
 	"pgbench: error: --compare cannot be used with --merge-reports or --merge-partial\npgbench: hint: Try \"pgbench --help\" for more information.\n");
+
+# a client-bound run: warned about (its tps measures the client)
+my $bound = decode_json(slurp('a2.json'));
+$bound->{client}{bound} = JSON::PP::true;
+write_file('bound.json', encode_json($bound));
+($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'bound.json' ]);
+is($rc, 0, 'a client-bound run: compared');
+like($err, qr/^pgbench: warning: bound\.json was client-bound: its figures measure the client as much as the server$/m,
+	'... with a warning');
 
 # ---- texts from a report are masked -------------------------------------------------
 

@@ -501,11 +501,6 @@ finish_compare(pgb_options *opts, int argc, char **argv)
 	}
 	if (!thresholds_fit(opts, true))
 		return OPT_EXIT_FAIL;
-	if (opts->report_html != NULL)
-	{
-		diag_error("--compare writes no HTML page yet (--report-json writes the comparison)");
-		return OPT_EXIT_FAIL;
-	}
 	return take_files(opts, argc, argv, ACTION_COMPARE);
 }
 

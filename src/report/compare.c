@@ -403,8 +403,8 @@ print_comparison(FILE *out, const cmp_side *base, const cmp_comparison *c)
 }
 
 int
-compare_run(int nsides, char *const *sides, const char *json_path, const threshold *thresholds,
-			int nthresholds)
+compare_run(int nsides, char *const *sides, const char *json_path, const char *html_path,
+			const threshold *thresholds, int nthresholds)
 {
 	cmp_side   *side = pgb_calloc((size_t) nsides, sizeof(cmp_side));
 	cmp_comparison *c = pgb_calloc((size_t) nsides, sizeof(cmp_comparison));
@@ -435,6 +435,8 @@ compare_run(int nsides, char *const *sides, const char *json_path, const thresho
 	}
 	fflush(stdout);
 	if (rc == 0 && json_path != NULL && !compare_json_write(json_path, &side[0], c, nsides - 1))
+		rc = 1;
+	if (rc == 0 && html_path != NULL && !compare_html_write(html_path, &side[0], c, nsides - 1))
 		rc = 1;
 	if (rc == 0 && failed > 0)
 		rc = THRESHOLD_EXIT_FAILED;

@@ -68,6 +68,25 @@ const char *compare_verdict(cmp_figure f, const cmp_interval *ci);
 bool		compare_json_write(const char *path, const cmp_side *base, const cmp_comparison *c,
 							   int n);
 
+/* Close a written file of the comparison; false (the error printed, the file removed) on failure. */
+bool		compare_file_close(FILE *out, const char *path);
+
+/*
+ * The same document as a value of jw (report_json_int.h's writer), under
+ * key (NULL: the document itself).
+ */
+struct json_writer;
+void		compare_json_put(struct json_writer *jw, const char *key, const cmp_side *base,
+							 const cmp_comparison *c, int n);
+
+/*
+ * The comparisons as an HTML page at path (compare_html.c): the JSON
+ * document and each report's series and latency histogram embedded,
+ * drawn by compare_html.js; false with the error printed (no file left).
+ */
+bool		compare_html_write(const char *path, const cmp_side *base, const cmp_comparison *c,
+							   int n);
+
 /* The side named by arg read into *side; false with err filled. */
 bool		compare_side_read(cmp_side *side, const char *arg, merge_error *err);
 void		compare_side_free(cmp_side *side);

@@ -82,12 +82,43 @@ put_comparison(json_writer *jw, const cmp_side *base, const cmp_comparison *c)
 	close_block(jw, '}');
 }
 
+void
+compare_json_put(json_writer *jw, const char *key, const cmp_side *base, const cmp_comparison *c,
+				 int n)
+{
+	open_block(jw, key, '{');
+	put_int(jw, "compare_version", 1);
+	put_str(jw, "pgbench_version", PGBENCH_VERSION);
+	put_num(jw, "level", 0.95);
+	put_str(jw, "method", "batch means, Welch");
+	put_side(jw, "base", base);
+	open_block(jw, "comparisons", '[');
+	for (int i = 0; i < n; i++)
+		put_comparison(jw, base, &c[i]);
+	close_block(jw, ']');
+	close_block(jw, '}');
+}
+
+bool
+compare_file_close(FILE *out, const char *path)
+{
+	bool		ok = fflush(out) == 0 && !ferror(out);
+
+	if (fclose(out) != 0)
+		ok = false;
+	if (!ok)
+	{
+		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
+		unlink(path);
+	}
+	return ok;
+}
+
 bool
 compare_json_write(const char *path, const cmp_side *base, const cmp_comparison *c, int n)
 {
 	FILE	   *out = fopen(path, "w");
 	json_writer jw;
-	bool		ok;
 
 	if (out == NULL)
 	{
@@ -97,25 +128,7 @@ compare_json_write(const char *path, const cmp_side *base, const cmp_comparison 
 	memset(&jw, 0, sizeof(jw));
 	jw.out = out;
 	jw.schema_bad = RM_NONE;
-	open_block(&jw, NULL, '{');
-	put_int(&jw, "compare_version", 1);
-	put_str(&jw, "pgbench_version", PGBENCH_VERSION);
-	put_num(&jw, "level", 0.95);
-	put_str(&jw, "method", "batch means, Welch");
-	put_side(&jw, "base", base);
-	open_block(&jw, "comparisons", '[');
-	for (int i = 0; i < n; i++)
-		put_comparison(&jw, base, &c[i]);
-	close_block(&jw, ']');
-	close_block(&jw, '}');
+	compare_json_put(&jw, NULL, base, c, n);
 	fputc('\n', out);
-	ok = fflush(out) == 0 && !ferror(out);
-	if (fclose(out) != 0)
-		ok = false;
-	if (!ok)
-	{
-		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
-		unlink(path);
-	}
-	return ok;
+	return compare_file_close(out, path);
 }

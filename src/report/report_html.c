@@ -58,27 +58,29 @@ report_html_put_json(FILE *out, const char *json, size_t len)
 	fwrite(json + run, 1, len - run, out);
 }
 
-static void
-put_page(FILE *out, const char *json, size_t len)
+void
+report_html_put_page(FILE *out, const report_page *page, const char *json, size_t len)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		  "<title>pgbench report</title>\n<!-- drawn with uPlot 1.6.32, whose licence follows:\n", out);
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", out);
+	fprintf(out, "<title>%s</title>\n<!-- drawn with uPlot 1.6.32, whose licence follows:\n",
+			page->title);
 	fwrite(report_asset_uplot_license, 1, report_asset_uplot_license_len, out);
 	fputs("-->\n<style>\n", out);
 	fwrite(report_asset_uplot_css, 1, report_asset_uplot_css_len, out);
 	fputs("\n</style>\n<style>\n", out);
 	fwrite(report_asset_page_css, 1, report_asset_page_css_len, out);
-	fputs("</style>\n</head>\n<body>\n<main id=\"report\">\n"
-		  "<noscript>This report is drawn by JavaScript; the data is in the "
-		  "report-data element of this file.</noscript>\n</main>\n"
-		  "<pre id=\"status\">loading</pre>\n"
-		  "<script type=\"application/json\" id=\"report-data\">\n", out);
+	fprintf(out, "</style>\n</head>\n<body>\n<main id=\"report\">\n"
+			"<noscript>This %s is drawn by JavaScript; the data is in the "
+			"%s element of this file.</noscript>\n</main>\n"
+			"<pre id=\"status\">loading</pre>\n"
+			"<script type=\"application/json\" id=\"%s\">\n", page->what, page->data_id,
+			page->data_id);
 	report_html_put_json(out, json, len);
 	fputs("</script>\n<script>\n", out);
 	fwrite(report_asset_uplot_js, 1, report_asset_uplot_js_len, out);
 	fputs("\n</script>\n<script>\n", out);
-	fwrite(report_asset_page_js, 1, report_asset_page_js_len, out);
+	fwrite(page->js, 1, page->js_len, out);
 	fputs("</script>\n</body>\n</html>\n", out);
 }
 
@@ -108,7 +110,8 @@ report_html_finish_ending(FILE **out, const char *path, const report_figures *f,
 		ok = false;
 	if (ok)
 	{
-		put_page(*out, json, len);
+		report_html_put_page(*out, &(report_page) {"pgbench report", "report", "report-data",
+								 report_asset_page_js, report_asset_page_js_len}, json, len);
 		ok = fflush(*out) == 0 && !ferror(*out);
 	}
 	if (fclose(*out) != 0)

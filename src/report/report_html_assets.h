@@ -20,5 +20,7 @@ extern const char report_asset_page_css[];
 extern const size_t report_asset_page_css_len;
 extern const char report_asset_uplot_license[];
 extern const size_t report_asset_uplot_license_len;
+extern const char report_asset_compare_js[];	/* --compare's page */
+extern const size_t report_asset_compare_js_len;
 
 #endif

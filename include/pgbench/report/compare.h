@@ -17,12 +17,14 @@ struct threshold;
 /*
  * Compare the sides (nsides >= 2), printing to stdout, then check the
  * nthresholds change thresholds (threshold.h) on each comparison; with
- * json_path, write the comparisons there as JSON (doc/compare.md).
+ * json_path, write the comparisons there as JSON, with html_path as a
+ * page (doc/compare.md).
  * Returns the exit status: 0; 1 when a report cannot be read (its error
  * printed, in the merge's words: "FILE: PATH: what"); 3 when a threshold
  * does not hold.
  */
 int			compare_run(int nsides, char *const *sides, const char *json_path,
-						const struct threshold *thresholds, int nthresholds);
+						const char *html_path, const struct threshold *thresholds,
+						int nthresholds);
 
 #endif

@@ -143,4 +143,20 @@ bool		report_html_finish_ending(FILE **out, const char *path, const report_figur
  */
 void		report_html_put_json(FILE *out, const char *json, size_t len);
 
+/* A page of report_html_put_page: its title, what it shows, its data element and script. */
+typedef struct report_page
+{
+	const char *title;			/* "pgbench report" */
+	const char *what;			/* "report": "This report is drawn by JavaScript" */
+	const char *data_id;		/* the id of the element holding the JSON */
+	const char *js;				/* the page's own script (after uPlot) */
+	size_t		js_len;
+} report_page;
+
+/*
+ * A whole self-contained page to out: uPlot and its licence, the style,
+ * json embedded (report_html_put_json) and page's script.
+ */
+void		report_html_put_page(FILE *out, const report_page *page, const char *json, size_t len);
+
 #endif
