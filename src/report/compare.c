@@ -25,22 +25,6 @@
 
 #define CMP_LEVEL 0.95
 
-static const struct
-{
-	const char *name;			/* as printed */
-	const char *threshold;		/* as a threshold names it (NAME.change) */
-	const char *unit;			/* after the value */
-	bool		higher_is_better;
-	double		percentile;		/* CF_P50..CF_P99: the percentile; else 0 */
-}			figure_defs[CF_COUNT] = {
-	[CF_TPS] = {"tps", "tps", "", true, 0},
-	[CF_LATENCY_AVERAGE] = {"latency average", "latency.average", " ms", false, 0},
-	[CF_P50] = {"latency p50", "latency.p50", " ms", false, 50},
-	[CF_P90] = {"latency p90", "latency.p90", " ms", false, 90},
-	[CF_P99] = {"latency p99", "latency.p99", " ms", false, 99},
-	[CF_MAX] = {"latency max", "latency.max", " ms", false, 0},
-	[CF_FAILED] = {"failed", "failed.ratio", "%", false, 0},
-};
 
 /* ---- reading ---------------------------------------------------------- */
 
@@ -89,7 +73,7 @@ batch_values(const timeline *tl, int from, int to, double *v, bool *has)
 	{
 		v[CF_LATENCY_AVERAGE] = 0.001 * sum.delta.latency.sum / (double) sum.delta.cnt;
 		for (int f = CF_P50; f <= CF_P99; f++)
-			v[f] = 0.001 * timeline_bucket_percentile(&sum, figure_defs[f].percentile);
+			v[f] = 0.001 * timeline_bucket_percentile(&sum, compare_figures[f].percentile);
 		v[CF_MAX] = 0.001 * (double) sum.latency_max_us;
 	}
 	has[CF_FAILED] = sum.delta.cnt + failed > 0;
@@ -177,7 +161,7 @@ pooled_points(cmp_side *side, merge_error *err)
 	side->point[CF_MAX] = f.latency.series.max;
 	for (int p = CF_P50; p <= CF_P99; p++)
 		for (int i = 0; i < f.nreport_percentiles; i++)
-			if (f.report_percentiles[i] == figure_defs[p].percentile && f.latency.has_percentiles)
+			if (f.report_percentiles[i] == compare_figures[p].percentile && f.latency.has_percentiles)
 			{
 				side->has_point[p] = true;
 				side->point[p] = f.latency.report_ms[i];
@@ -263,7 +247,7 @@ value_text(char *buf, size_t len, cmp_figure f, bool has, double v)
 {
 	if (!has || !isfinite(v))
 		return "-";
-	snprintf(buf, len, f == CF_TPS ? "%.1f%s" : "%.3f%s", v, figure_defs[f].unit);
+	snprintf(buf, len, f == CF_TPS ? "%.1f%s" : "%.3f%s", v, compare_figures[f].unit);
 	return buf;
 }
 
@@ -277,7 +261,7 @@ change_text(char *change, char *interval, size_t len, cmp_figure f, double base,
 {
 	bool		relative = base != 0.0 && isfinite(base) && f != CF_FAILED;
 	double		scale = relative ? 100.0 / fabs(base) : 1.0;
-	const char *unit = relative ? "%" : f == CF_FAILED ? " pp" : figure_defs[f].unit;
+	const char *unit = relative ? "%" : f == CF_FAILED ? " pp" : compare_figures[f].unit;
 
 	snprintf(change, len, "%+.1f%s", ci->diff * scale, unit);
 	if (!ci->valid)
@@ -290,31 +274,6 @@ change_text(char *change, char *interval, size_t len, cmp_figure f, double base,
 		if (ci->valid)
 			snprintf(interval, len, "[%+.3f, %+.3f]%s", ci->lo, ci->hi, unit);
 	}
-}
-
-const char *
-compare_figure_name(cmp_figure f)
-{
-	return figure_defs[f].threshold;
-}
-
-const char *
-compare_figure_unit(cmp_figure f)
-{
-	return f == CF_TPS ? "tps" : f == CF_FAILED ? "%" : "ms";
-}
-
-const char *
-compare_verdict(cmp_figure f, const cmp_interval *ci)
-{
-	bool		up;
-
-	if (!ci->valid)
-		return "too few intervals for a verdict";
-	if (ci->lo <= 0.0 && ci->hi >= 0.0)
-		return "no significant difference";
-	up = ci->lo > 0.0;
-	return up == figure_defs[f].higher_is_better ? "better" : "worse";
 }
 
 /* How many intervals and batches the runs of a side gave. */
@@ -353,7 +312,7 @@ check_thresholds(FILE *out, const cmp_side *base, cmp_comparison *c, const thres
 		int			f = 0;
 
 		r->t = &ts[i];
-		while (f < CF_COUNT && strcmp(figure_defs[f].threshold, ts[i].name) != 0)
+		while (f < CF_COUNT && strcmp(compare_figures[f].threshold, ts[i].name) != 0)
 			f++;
 		if (f < CF_COUNT && base->has_point[f] && c->other->has_point[f])
 		{
@@ -388,14 +347,14 @@ print_comparison(FILE *out, const cmp_side *base, const cmp_comparison *c)
 			continue;
 		if (!base->has_point[f] || !other->has_point[f])
 		{
-			fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", figure_defs[f].name,
+			fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", compare_figures[f].name,
 					value_text(b1, sizeof(b1), f, base->has_point[f], base->point[f]),
 					value_text(b2, sizeof(b2), f, other->has_point[f], other->point[f]),
 					"-", "-", "measured on one side only");
 			continue;
 		}
 		change_text(change, interval, sizeof(change), f, base->point[f], ci);
-		fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", figure_defs[f].name,
+		fprintf(out, "%-16s %14s %14s %9s  %-22s %s\n", compare_figures[f].name,
 				value_text(b1, sizeof(b1), f, true, base->point[f]),
 				value_text(b2, sizeof(b2), f, true, other->point[f]),
 				change, interval, compare_verdict((cmp_figure) f, ci));

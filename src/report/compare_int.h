@@ -21,6 +21,18 @@ typedef enum cmp_figure
 	CF_COUNT
 } cmp_figure;
 
+/* What --compare knows of a figure (compare_figures.c). */
+typedef struct cmp_figure_def
+{
+	const char *name;			/* as printed */
+	const char *threshold;		/* as a threshold names it (NAME.change) */
+	const char *unit;			/* after the value */
+	bool		higher_is_better;
+	double		percentile;		/* CF_P50..CF_P99: the percentile; else 0 */
+} cmp_figure_def;
+
+extern const cmp_figure_def compare_figures[CF_COUNT];
+
 /* One report of a side. */
 typedef struct cmp_run
 {
