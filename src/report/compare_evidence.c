@@ -29,16 +29,14 @@ value_text(char *buf, size_t len, const json_value *v)
 		snprintf(buf, len, "null");
 	else if (v->kind == JSON_BOOL)
 		snprintf(buf, len, "%s", v->boolean ? "true" : "false");
-	else if (v->kind == JSON_STRING)
-		snprintf(buf, len, "%s", v->u.string);
+	else if (v->kind == JSON_STRING || (v->kind == JSON_NUMBER && v->number == JSON_BIGINT))
+		snprintf(buf, len, "%s", v->u.string);	/* a big integer's digits, too */
 	else if (v->kind == JSON_NUMBER && v->number == JSON_INT64)
 		snprintf(buf, len, "%" PRId64, v->u.integer);
 	else if (v->kind == JSON_NUMBER && v->number == JSON_UINT64)
 		snprintf(buf, len, "%" PRIu64, v->u.uinteger);
-	else if (v->kind == JSON_NUMBER && v->number == JSON_REAL)
-		snprintf(buf, len, "%g", v->u.real);
 	else if (v->kind == JSON_NUMBER)
-		snprintf(buf, len, "%s", v->u.string);
+		snprintf(buf, len, "%g", v->u.real);
 	else
 		snprintf(buf, len, "(%d %s)", v->n, v->kind == JSON_ARRAY ? "items" : "members");
 	for (char *p = buf; *p != '\0'; p++)

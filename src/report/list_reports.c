@@ -45,29 +45,31 @@ number_text(char *buf, size_t len, const json_value *v, const char *fmt)
 		snprintf(buf, len, "-");
 }
 
-/* The labels object as "k=v,k=v" (malloc'd), "-" when none. */
+/* The labels object as "k=v,k=v" (malloc'd), "-" when none, control characters masked. */
 static char *
 labels_text(const json_value *labels)
 {
-	size_t		len = 2;
+	size_t		len = 2,
+				at = 0;
+	int			n = labels != NULL && labels->kind == JSON_OBJECT ? labels->n : 0;
 	char	   *out;
 
-	for (int i = 0; labels != NULL && labels->kind == JSON_OBJECT && i < labels->n; i++)
-		len += strlen(json_member_name(labels, i)) + 2 +
-			strlen(json_str(json_member_value(labels, i)) ? json_str(json_member_value(labels, i)) : "");
-	out = pgb_calloc(len, 1);
-	for (int i = 0; labels != NULL && labels->kind == JSON_OBJECT && i < labels->n; i++)
+	for (int i = 0; i < n; i++)
 	{
 		const char *v = json_str(json_member_value(labels, i));
 
-		if (i > 0)
-			strcat(out, ",");
-		strcat(out, json_member_name(labels, i));
-		strcat(out, "=");
-		strcat(out, v != NULL ? v : "");
+		len += strlen(json_member_name(labels, i)) + 2 + (v != NULL ? strlen(v) : 0);
 	}
-	if (out[0] == '\0')
-		strcpy(out, "-");
+	out = pgb_calloc(len, 1);
+	for (int i = 0; i < n; i++)
+	{
+		const char *v = json_str(json_member_value(labels, i));
+
+		at += (size_t) snprintf(out + at, len - at, "%s%s=%s", i > 0 ? "," : "",
+								json_member_name(labels, i), v != NULL ? v : "");
+	}
+	if (n == 0)
+		snprintf(out, len, "-");
 	for (char *p = out; *p != '\0'; p++)
 		if ((unsigned char) *p < 0x20 || *p == 0x7f)
 			*p = '?';
@@ -173,7 +175,8 @@ add_path(const char *path, listed **list, int *n)
 		sprintf(names[nnames++], "%s/%s", path, e->d_name);
 	}
 	closedir(d);
-	qsort(names, (size_t) nnames, sizeof(char *), by_name);
+	if (nnames > 0)
+		qsort(names, (size_t) nnames, sizeof(char *), by_name);
 	for (int i = 0; i < nnames; i++)
 	{
 		*list = pgb_realloc(*list, (size_t) (*n + 1) * sizeof(listed));
@@ -196,7 +199,8 @@ list_reports_run(int nargs, char *const *args)
 			rc = 1;
 	if (rc == 0)
 	{
-		qsort(list, (size_t) n, sizeof(listed), by_start);
+		if (n > 0)
+			qsort(list, (size_t) n, sizeof(listed), by_start);
 		printf("%-24s  %-15s  %12s  %10s  %-24s  %s\n", "start", "outcome", "tps", "p99 (ms)",
 			   "labels", "file");
 		for (int i = 0; i < n; i++)

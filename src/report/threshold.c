@@ -137,7 +137,7 @@ threshold_parse(const char *text, threshold *t, char *err, size_t errlen)
 		snprintf(err, errlen, "longer than %d bytes", THRESHOLD_TEXT_LEN - 1);
 		return false;
 	}
-	strcpy(t->text, text);
+	memcpy(t->text, text, strlen(text) + 1);
 	while (*p == ' ')
 		p++;
 	while (n < sizeof(t->name) - 1 && (islower((unsigned char) p[n]) || isdigit((unsigned char) p[n]) ||
