@@ -777,6 +777,30 @@ want_server_stats(const chk *c, const figures_extra *e)
 	want_members(&ss, 12);
 }
 
+/* --threshold's verdicts: each expression, whether it passed, its value (null: not measured). */
+static void
+want_thresholds(const chk *c, const figures_extra *e)
+{
+	chk			list;
+
+	if (e->thresholds == NULL)
+	{
+		want_null(c, "thresholds");
+		return;
+	}
+	list = sub(c, "thresholds", JSON_ARRAY);
+	for (int i = 0; i < e->nthresholds; i++)
+	{
+		const threshold_result *r = &e->thresholds[i];
+		chk			t = item(&list, i, e->nthresholds);
+
+		want_str(&t, "expression", r->t->text);
+		want_bool(&t, "passed", r->passed);
+		want_num(&t, "value", r->measured ? r->value : NAN);
+		want_members(&t, 3);
+	}
+}
+
 /*
  * A merged report's "inputs" and "servers": each run's file, run id,
  * group, server and server totals; then each server once: a system
@@ -1073,30 +1097,6 @@ want_extra(const chk *c, const report_figures *f)
 	want_thresholds(c, e);
 }
 
-/* --threshold's verdicts: each expression, whether it passed, its value (null: not measured). */
-static void
-want_thresholds(const chk *c, const figures_extra *e)
-{
-	chk			list;
-
-	if (e->thresholds == NULL)
-	{
-		want_null(c, "thresholds");
-		return;
-	}
-	list = sub(c, "thresholds", JSON_ARRAY);
-	for (int i = 0; i < e->nthresholds; i++)
-	{
-		const threshold_result *r = &e->thresholds[i];
-		chk			t = item(&list, i, e->nthresholds);
-
-		want_str(&t, "expression", r->t->text);
-		want_bool(&t, "passed", r->passed);
-		want_num(&t, "value", r->measured ? r->value : NAN);
-		want_members(&t, 3);
-	}
-}
-
 /* --label: each key with its value, in order ({} without them) */
 static void
 want_labels(const chk *c, const figures_extra *e)
@@ -1142,8 +1142,8 @@ fr_check_report(const json_value *root, const report_figures *f, const report_en
 		static const figures_extra unknown;
 
 		want_run_meta(&c, end->compat, end->meta != NULL ? end->meta : &unknown);
-		/* versions, run id, outcome, error, and the 7 of the metadata */
-		if (root->n != 13 + (end->outcome == REPORT_INTERRUPTED))
+		/* versions, run id, labels, outcome, error, and the 7 of the metadata */
+		if (root->n != 14 + (end->outcome == REPORT_INTERRUPTED))
 			fr_fail("$: %d members without figures", root->n);
 		return;
 	}

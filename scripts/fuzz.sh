@@ -35,7 +35,12 @@ if [ ! -f "$dir/build.ninja" ]; then
 	CC=clang meson setup "$dir" -Dfuzz=true -Db_lto=false \
 		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-meson compile -C "$dir" $(printf 'fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
+# shellcheck disable=SC2046
+if ! meson compile -C "$dir" $(printf 'fuzz/fuzz_%s ' "${targets[@]}") >"$dir/fuzz-build.log" 2>&1; then
+	echo "fuzz.sh: the build FAILED:"
+	grep -E 'error|FAILED' "$dir/fuzz-build.log" | head -20
+	exit 1
+fi
 [ "${1:-}" = build ] && exit 0
 
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
