@@ -100,3 +100,11 @@ utf8_sanitize(char *out, const char *s, size_t n)
 	out[o] = '\0';
 	return o;
 }
+
+void
+utf8_mask_controls(char *s)
+{
+	for (char *p = s; *p != '\0'; p++)
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			*p = '?';
+}

@@ -15,6 +15,7 @@
 
 #include "compare_int.h"
 #include "pgbench/base/diag.h"
+#include "pgbench/base/utf8.h"
 
 #define CMP_MAX_CAUSES 5		/* the evidence lines printed */
 #define CMP_MAX_EVIDENCE 256	/* counters and wait events weighed */
@@ -39,9 +40,7 @@ value_text(char *buf, size_t len, const json_value *v)
 		snprintf(buf, len, "%g", v->u.real);
 	else
 		snprintf(buf, len, "(%d %s)", v->n, v->kind == JSON_ARRAY ? "items" : "members");
-	for (char *p = buf; *p != '\0'; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = '?';
+	utf8_mask_controls(buf);
 	return buf;
 }
 
@@ -88,9 +87,7 @@ differs_members(FILE *out, const char *prefix, const json_value *a, const json_v
 			if (strcmp(name, skip) == 0 || (side == 1 && member(other, name) != NULL))
 				continue;		/* the second pass: only what the first lacks */
 			snprintf(what, sizeof(what), "%s%s", prefix, name);
-			for (char *p = what; *p != '\0'; p++)
-				if ((unsigned char) *p < 0x20 || *p == 0x7f)
-					*p = '?';
+			utf8_mask_controls(what);
 			differs_line(out, what, side == 0 ? json_member_value(o, i) : member(other, name),
 						 side == 0 ? member(other, name) : json_member_value(o, i), any);
 		}
@@ -363,9 +360,7 @@ causes(FILE *out, const cmp_side *base, const cmp_side *other)
 		used[best] = true;
 		if (line == 0)
 			fprintf(out, "what changed most (server and host evidence; base -> new):\n");
-		for (char *p = ev[best].name; *p != '\0'; p++)
-			if ((unsigned char) *p < 0x20 || *p == 0x7f)
-				*p = '?';
+		utf8_mask_controls(ev[best].name);
 		if (ev[best].share)
 			fprintf(out, "  %-40s %.2f -> %.2f sessions in it, on average\n", ev[best].name,
 					ev[best].base, ev[best].other);

@@ -13,6 +13,7 @@
 
 #include "merge_int.h"
 #include "pgbench/base/diag.h"
+#include "pgbench/base/utf8.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/report/list_reports.h"
 
@@ -31,9 +32,7 @@ static void
 copy_text(char *buf, size_t len, const char *s)
 {
 	snprintf(buf, len, "%s", s != NULL ? s : "-");
-	for (char *p = buf; *p != '\0'; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = '?';
+	utf8_mask_controls(buf);
 }
 
 static void
@@ -70,9 +69,7 @@ labels_text(const json_value *labels)
 	}
 	if (n == 0)
 		snprintf(out, len, "-");
-	for (char *p = out; *p != '\0'; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = '?';
+	utf8_mask_controls(out);
 	return out;
 }
 

@@ -230,9 +230,20 @@ test_embed(void)
 	free(text);
 }
 
+/* Controls and DEL masked, UTF-8 and the rest kept. */
+static void
+test_mask_controls(void)
+{
+	char		s[] = "a\nb\tc\x1b[2J\x7f\xc3\xa9 ok";
+
+	utf8_mask_controls(s);
+	tap_is_str(s, "a?b?c?[2J?\xc3\xa9 ok", "controls and DEL masked, the rest kept");
+}
+
 int
 main(void)
 {
+	test_mask_controls();
 	test_table();
 	test_random();
 	test_writer();

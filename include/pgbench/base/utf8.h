@@ -43,4 +43,11 @@ bool		utf8_valid(const char *s, size_t n);
  */
 size_t		utf8_sanitize(char *out, const char *s, size_t n);
 
+/*
+ * Each C0 control character and DEL of s (NUL-terminated) replaced by
+ * '?' in place, so that a text read from a file prints on one line and
+ * moves no terminal cursor.
+ */
+void		utf8_mask_controls(char *s);
+
 #endif
