@@ -393,6 +393,7 @@ take_settings(fr_in *in, fr_store *st)
 	f->max_tries = (uint32_t) take(in, 4);
 	f->nxacts = take_i64(in);
 	f->duration = take_int(in);
+	f->warmup = take_int(in);
 	f->rate = take_double(in);
 	f->throttled = take_bool(in);
 	f->latency_limit_ms = take_double(in);

@@ -340,6 +340,10 @@ want_settings(const chk *c, const report_figures *f)
 	for (int i = 0; i < f->npercentiles; i++)
 		want_exact(&(chk) {.v = item(&pct, i, f->npercentiles).v}, NULL, f->percentiles[i]);
 	want_uint(&s, "random_seed", f->extra.random_seed);
+	if (f->warmup > 0)
+		want_int(&s, "warmup_s", f->warmup);
+	else
+		want_null(&s, "warmup_s");
 	want_bool(&s, "server_stats", f->server_stats);
 	if (f->server_stats)
 		want_int(&s, "server_sample_interval_ms", f->server_sample_ms);

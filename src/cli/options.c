@@ -372,6 +372,10 @@ check_benchmark_options(opt_parse *st)
 		diag_error("--progress-timestamp is allowed only under --progress");
 	else if (opts->max_tries == 0 && opts->latency_limit_us == 0 && opts->duration <= 0)
 		diag_error("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
+	else if (opts->warmup > 0 && opts->duration <= 0)
+		diag_error("--warmup needs a duration (-T): the warm-up is time before it");
+	else if (opts->warmup > INT_MAX - opts->duration)
+		diag_error("--warmup and -T make more than %d seconds", INT_MAX);
 	else
 	{
 		if (opts->nxacts <= 0 && opts->duration <= 0)

@@ -808,6 +808,8 @@ const opt_def options_table[] = {
 		.arg_help = "FILE", .help = "also write the final report as JSON to FILE"},
 	{OURS("report-html", REQUIRED, BENCH), .handler = handle_report_html,
 		.arg_help = "FILE", .help = "also write the final report as an HTML page to FILE"},
+	{OURS("warmup", REQUIRED, BENCH), INT(warmup, 0, 86400 * 365),
+		.arg_help = "SECONDS", .help = "run SECONDS before -T's time, out of every figure"},
 	{OURS("server-stats", REQUIRED, BENCH), .handler = handle_server_stats,
 		.arg_help = "on|off",
 		.help = "record the server's side with a report file (default: on)"},

@@ -38,6 +38,10 @@ worker_prepare(worker *w)
 	if (cfg->series_interval > 0 &&
 		!stats_run_enable_report(&w->stats, &w->shared->origin, cfg->per_command))
 		return false;
+	/* a warm-up's counts stay in what the ticker reads (stats_slot_cut) */
+	if (cfg->warmup > 0 && w->stats.latency_hist != NULL &&
+		!stats_slot_enable_cut(&w->progress, w->stats.latency_hist->nbuckets))
+		return false;
 
 	w->env.cfg = cfg;
 	w->env.straight_on = client_may_go_straight_on(cfg);
@@ -65,6 +69,7 @@ worker_cleanup(worker *w)
 	free(w->entries);
 	w->entries = NULL;
 	stats_run_free(&w->stats);
+	stats_slot_release(&w->progress);
 }
 
 /* Close the log on the way out; a write error is kept for the report. */
@@ -277,6 +282,39 @@ tick_log(worker *w, pg_time_usec_t now)
 {
 	txlog_tick(&w->log, pgb_time_to_epoch(now));
 	w->log_flush_at += (now - w->log_flush_at) / USEC_PER_SEC * USEC_PER_SEC + USEC_PER_SEC;
+}
+
+/* The -l log starts at start; its next flush is on the origin's grid. */
+static void
+begin_log(worker *w, pg_time_usec_t start)
+{
+	pg_time_usec_t origin = w->shared->origin;
+
+	txlog_begin(&w->log, pgb_time_to_epoch(start));
+	w->log_flush_at = origin + (start > origin ? (start - origin) / USEC_PER_SEC : 0) * USEC_PER_SEC +
+		USEC_PER_SEC;
+}
+
+/*
+ * --warmup is over (or the run ended in it, now): the worker forgets what
+ * it counted, the published totals excepted (stats_slot_cut), and its
+ * figures and -l log begin at the end of the warm-up, or at its own
+ * start if that came later.  Once per run: kept out of the loop's code.
+ */
+__attribute__((noinline, cold))
+static void
+end_warmup(worker *w, pg_time_usec_t now)
+{
+	pg_time_usec_t start = w->bench_start > w->warm_end ? w->bench_start : w->warm_end;
+
+	w->measure_start = start < now ? start : now;
+	w->warm_end = INT64_MAX;
+	stats_slot_cut(w->env.sink.progress, &w->stats);
+	if (w->log.is_open)
+	{
+		w->env.sink.log = &w->log;
+		begin_log(w, w->measure_start);
+	}
 }
 
 /*
@@ -556,6 +594,8 @@ run_loop(worker *w)
 			w->env.timer_exceeded = true;
 		if (PGB_UNLIKELY(pass_now >= w->log_flush_at))
 			tick_log(w, pass_now);
+		if (PGB_UNLIKELY(pass_now >= w->warm_end))
+			end_warmup(w, pass_now);
 
 		/* who is due now; a client run in this pass is not visited again */
 		todo = ls.timers > 0 || w->env.timer_exceeded ? w->nclients : ls.runnable + nready;
@@ -631,17 +671,24 @@ worker_main(void *arg)
 	w->bench_start = pgb_time_now();
 	w->env.throttle_trigger = w->bench_start;
 	w->env.end_time = sh->end_time;
+	w->measure_start = w->bench_start;
+	w->warm_end = INT64_MAX;
 	w->log_flush_at = INT64_MAX;
-	if (w->log.is_open)
+	if (w->cfg->warmup > 0)
 	{
-		txlog_begin(&w->log, pgb_time_to_epoch(w->bench_start));
-		w->log_flush_at = sh->origin + USEC_PER_SEC;
+		/* nothing of the warm-up reaches the log either */
+		w->warm_end = sh->origin + USEC_PER_SEC * w->cfg->warmup;
+		w->env.sink.log = NULL;
 	}
+	else if (w->log.is_open)
+		begin_log(w, w->bench_start);
 
 	busy_at_start = thread_busy_s();
 	if (!atomic_load(&sh->setup_failed) && !atomic_load(&sh->stop))
 		run_loop(w);
 	w->bench_end = pgb_time_now();
+	if (w->warm_end != INT64_MAX)
+		end_warmup(w, w->bench_end);	/* the run ended in the warm-up */
 	w->bench_busy_s = busy_at_start >= 0 ? thread_busy_s() - busy_at_start : -1;
 
 	if (interrupt_signal() != 0)

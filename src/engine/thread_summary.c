@@ -12,6 +12,7 @@ worker_summarize(const worker *w)
 		.nclients = w->nclients,
 		.stats = &w->stats,
 		.bench_start = w->bench_start,
+		.measure_start = w->measure_start,
 		.busy_share = -1,
 	};
 

@@ -89,6 +89,15 @@ whole_interval(const timeline *tl, int i)
 	return timeline_get(tl, i, &r) && r.sources > 0 && 2 * (r.end_us - r.start_us) >= tl->interval;
 }
 
+/* Whether record i began before the end of a warm-up of warmup_s seconds. */
+static bool
+in_warmup(const timeline *tl, int i, int warmup_s)
+{
+	timeline_record r;
+
+	return warmup_s > 0 && timeline_get(tl, i, &r) && r.start_us < INT64_C(1000000) * warmup_s;
+}
+
 /*
  * The batches of every run of side: values[f] gets one value per batch
  * (those with the figure).
@@ -104,8 +113,12 @@ make_batches(cmp_side *side, double **values, int *nvalues)
 					n,
 					len;
 
-		/* the whole intervals: from the first to the last, the short ones at the ends left out */
-		while (first < tl->n && !whole_interval(tl, first))
+		/*
+		 * the whole intervals after the warm-up: from the first to the
+		 * last, the short ones at the ends left out
+		 */
+		while (first < tl->n && (!whole_interval(tl, first) ||
+								 in_warmup(tl, first, run->acc.settings.warmup)))
 			first++;
 		n = tl->n;
 		while (n > first && !whole_interval(tl, n - 1))

@@ -89,6 +89,7 @@ settings(report_figures *f, const report_input *in)
 	f->retries_shown = cfg->retry.max_tries != 1;
 	f->nxacts = cfg->nxacts;
 	f->duration = cfg->duration;
+	f->warmup = cfg->warmup;
 	f->rate = cfg->rate;
 	f->throttled = cfg->throttle_delay > 0;
 	f->latency_limit_ms = cfg->latency_limit_ms;

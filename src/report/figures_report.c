@@ -137,7 +137,7 @@ figures_extra_compute(const report_input *in, report_figures *f)
 {
 	figures_extra *e = &f->extra;
 	const stats_run *sr = in->stats;
-	pg_time_usec_t end = in->conn_elapsed + in->bench_duration;
+	pg_time_usec_t end = in->conn_elapsed + in->warmup_elapsed + in->bench_duration;
 
 	memset(e, 0, sizeof(*e));
 	e->target = in->target;

@@ -85,6 +85,9 @@ print_parameters(FILE *out, const report_figures *f, const char *measured)
 			fprintf(out, "duration: %s s\n", measured);
 		else
 			fprintf(out, "duration: %d s\n", f->duration);
+		/* ours: a run with --warmup says so; none prints what pgbench does */
+		if (f->warmup > 0)
+			fprintf(out, "warm-up: %d s (not counted)\n", f->warmup);
 		fprintf(out, "number of transactions actually processed: %" PRId64 "\n", f->counts.cnt);
 	}
 }

@@ -178,6 +178,28 @@
 		}]}};
 	}
 
+	/*
+	 * A uPlot plugin that shades the warm-up (--warmup, settings.warmup_s):
+	 * from the chart's left edge to the warm-up's end, in another colour
+	 * than the checkpoints, with its name at the top.  The chart's box
+	 * holds the end it shaded in data-warmup (the browser test reads it).
+	 */
+	function warmupMark(endS) {
+		return {hooks: {drawClear: [function (u) {
+			var ctx = u.ctx, left = u.bbox.left, right = u.bbox.left + u.bbox.width;
+			var x1 = Math.min(u.valToPos(endS, "x", true), right);
+			if (!(x1 > left)) return;
+			ctx.save();
+			ctx.fillStyle = "rgba(230, 160, 20, 0.16)";
+			ctx.fillRect(left, u.bbox.top, x1 - left, u.bbox.height);
+			ctx.fillStyle = "rgba(150, 95, 0, 0.9)";
+			ctx.font = "12px sans-serif";
+			ctx.fillText("warm-up", left + 4, u.bbox.top + 14);
+			ctx.restore();
+			u.root.parentNode.setAttribute("data-warmup", String(endS));
+		}]}};
+	}
+
 	/* Bucket bounds of the log-linear histogram (include/pgbench/stats/histogram.h). */
 	function bucketBounds(index, subBits) {
 		var sub = Math.pow(2, subBits);
@@ -597,8 +619,9 @@
 		var drawnAs = drawnPoints(series, series.sub_bucket_bits !== undefined ? series.sub_bucket_bits :
 			doc.latency_histogram ? doc.latency_histogram.sub_bucket_bits : 7);
 		var marks = checkpointsOf(doc);
+		var warmup = doc.settings.warmup_s || 0;
 		var pts = drawnAs.pts, o = {partialLast: drawnAs.last === "partial",
-			plugins: marks.length ? [checkpointMarks(marks)] : []};
+			plugins: (marks.length ? [checkpointMarks(marks)] : []).concat(warmup > 0 ? [warmupMark(warmup)] : [])};
 		var x = pts.map(function (p) { return p.t_s; });
 		var col = function (f) { return pts.map(f); };
 		/* a count per interval, of a shorter or longer one scaled to the interval */
@@ -608,6 +631,8 @@
 		if (drawnAs.text) note(drawnAs.text);
 		chart("tps", "Transactions per second (interval " + iv + " s)", x,
 			[{label: "tps", values: col(function (p) { return p.tps; })}], Object.assign({yLabel: "tps"}, o));
+		if (warmup > 0)
+			note("shaded at the start: the warm-up (" + warmup + " s), run but left out of every figure");
 		if (marks.length)
 			note("shaded in the charts over time: " + (marks.length === 1 ? "the run's checkpoint" : "the run's " + marks.length +
 				" checkpoints") + ", from the start to the end of the interval it was seen to end in (a line there when the start is unknown)");

@@ -46,6 +46,8 @@ typedef struct ticker_state
 	metrics_server *metrics;	/* --metrics-listen; NULL: none */
 	bool		throttled;		/* -R */
 	bool		have_pending;	/* a record waits for the server's counters */
+	pg_time_usec_t warm_end_us; /* --warmup's end after origin; INT64_MAX:
+								 * none, or the server's totals restarted */
 	timeline_record pending;
 	host_sample host_last;		/* the client host at the last tick */
 	pid_t		postmaster;		/* a local server's; -1: none */
@@ -66,6 +68,7 @@ state_init(ticker_state *ts, const run_config *cfg, const ticker_source *sources
 	ts->nsources = nsources;
 	ts->origin = origin;
 	ts->last_tick = origin;
+	ts->warm_end_us = cfg->warmup > 0 ? USEC_PER_SEC * cfg->warmup : INT64_MAX;
 	ts->fmt = progress_format_of(cfg);
 	ts->print = cfg->progress_sec > 0;
 	ts->tl = tl;
@@ -273,6 +276,12 @@ flush_pending(ticker_state *ts)
 	if (!ts->have_pending)
 		return;
 	monitor_take_interval(ts->mon, &ts->pending.server);
+	/* the server's totals leave the warm-up out, from a record with counters */
+	if (ts->pending.end_us >= ts->warm_end_us && ts->pending.server.has_counters)
+	{
+		monitor_restart_totals(ts->mon);
+		ts->warm_end_us = INT64_MAX;
+	}
 	append_record(ts, &ts->pending);
 	ts->have_pending = false;
 }

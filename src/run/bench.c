@@ -431,8 +431,9 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 
 	*start_time = pgb_time_now();
 	sh->origin = *start_time;
+	/* -T counts after the warm-up */
 	if (ctx->duration > 0)
-		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * ctx->duration;
+		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * (ctx->duration + ctx->warmup);
 
 	/*
 	 * Without -P the main thread has nothing to do but join, so it runs
@@ -558,6 +559,7 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 {
 	const run_config *ctx = &bs->cfg;
 	pg_time_usec_t bench_start = 0;
+	pg_time_usec_t measure_start = 0;	/* after a warm-up, its end */
 
 	if (!stats_run_init(total, ctx->scripts->nscripts, ctx->total_commands) ||
 		(ctx->keep_hist && !stats_run_enable_hist(total, ctx->per_script_stats)))
@@ -578,6 +580,8 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 		}
 		if (bench_start == 0 || ws.bench_start < bench_start)
 			bench_start = ws.bench_start;
+		if (measure_start == 0 || ws.measure_start < measure_start)
+			measure_start = ws.measure_start;
 	}
 	in->cfg = ctx;
 	in->scale = info->scale;
@@ -585,8 +589,9 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 	in->partitions = info->partitions;
 	in->stats = total;
 	/* the run ends at the join: the monitor's reads after it are not in it */
-	in->bench_duration = bs->joined_at - bench_start;
+	in->bench_duration = bs->joined_at - measure_start;
 	in->conn_elapsed = bench_start - bs->shared.origin;
+	in->warmup_elapsed = measure_start - bench_start;
 	in->server_version = bs->server_version;
 	in->start_time = bs->shared.origin;
 	in->target = &bs->target;
@@ -779,7 +784,8 @@ bench_run(const pgb_options *opts)
 			report_rendezvous_error(&bs);
 			goto done;
 		}
-		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time, bs.cfg.duration,
+		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time,
+						bs.cfg.duration > 0 ? bs.cfg.duration + bs.cfg.warmup : 0,
 						&bs.rv_error);
 		bs.shared.rendezvous = &bs.rv;
 	}

@@ -82,6 +82,7 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 
 	cfg->nxacts = opts->nxacts;
 	cfg->duration = opts->duration;
+	cfg->warmup = opts->warmup;
 	cfg->rate = opts->rate;
 	cfg->throttle_delay = runconf_throttle_delay(opts->rate, cfg->nthreads);
 	cfg->latency_limit = opts->latency_limit_us;

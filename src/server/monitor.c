@@ -304,6 +304,13 @@ monitor_take_interval(server_monitor *m, timeline_server *srv)
 	m->applied = *cur;
 }
 
+void
+monitor_restart_totals(server_monitor *m)
+{
+	if (m != NULL && !m->broken && m->applied.ok)
+		m->before = m->applied;
+}
+
 pid_t
 monitor_postmaster(const server_monitor *m)
 {

@@ -83,6 +83,18 @@ hist_reset(hist *h)
 	h->sum = 0.0;
 }
 
+void
+hist_reset_shared(hist *h)
+{
+	for (int b = 0; h->counts != NULL && b < h->nbuckets; b++)
+		__atomic_store_n(&h->counts[b], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->count, 0, __ATOMIC_RELAXED);
+	h->clamped = 0;
+	h->min = 0;
+	h->max = 0;
+	h->sum = 0.0;
+}
+
 bool
 hist_merge(hist *acc, const hist *h)
 {

@@ -175,6 +175,21 @@ stats_run_enable_report(stats_run *sr, const pg_time_usec_t *origin, bool per_co
 	return !per_command || sr->command_hist != NULL;
 }
 
+void
+stats_run_reset_measured(stats_run *sr)
+{
+	memset(&sr->total, 0, sizeof(sr->total));
+	sr->latency_late = 0;
+	memset(sr->per_script, 0, (size_t) sr->nscripts * sizeof(stats_data));
+	memset(sr->per_command, 0, (size_t) sr->ncommands * sizeof(stats_command));
+	if (sr->latency_hist != NULL)
+		hist_reset_shared(sr->latency_hist);
+	for (int i = 0; sr->script_hist != NULL && i < sr->nscripts; i++)
+		hist_reset(&sr->script_hist[i]);
+	for (int i = 0; sr->command_hist != NULL && i < sr->ncommands; i++)
+		hist_reset(&sr->command_hist[i]);
+}
+
 /* The report parts of stats_run_merge: aborts and command histograms. */
 static void
 merge_report(stats_run *acc, const stats_run *sr)

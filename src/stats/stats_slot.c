@@ -4,6 +4,7 @@
  * is race-free) and the gate each one leaves when done.  The engine's
  * transaction sink and the worker write; the ticker (ticker.c) reads.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -21,9 +22,54 @@ stats_slot_init(stats_slot *slot)
 #define INIT_COUNTER(field, json_name, kind) atomic_init(&slot->field, 0);
 	STATS_COUNTERS(INIT_COUNTER)
 #undef INIT_COUNTER
-#define INIT_SUM(name, member) atomic_init(&slot->name, 0.0);
+#define INIT_SUM(name, member) atomic_init(&slot->name, 0.0); atomic_init(&slot->base_##name, 0.0);
 	STATS_SUMS(INIT_SUM)
 #undef INIT_SUM
+#define INIT_BASE(field, json_name, kind) atomic_init(&slot->base_##field, 0);
+	STATS_COUNTERS(INIT_BASE)
+#undef INIT_BASE
+	slot->base_counts = NULL;
+	slot->base_nbuckets = 0;
+}
+
+bool
+stats_slot_enable_cut(stats_slot *slot, int nbuckets)
+{
+	slot->base_counts = calloc((size_t) (nbuckets > 0 ? nbuckets : 1), sizeof(int64_t));
+	slot->base_nbuckets = slot->base_counts != NULL ? nbuckets : 0;
+	return slot->base_counts != NULL;
+}
+
+void
+stats_slot_release(stats_slot *slot)
+{
+	free(slot->base_counts);
+	slot->base_counts = NULL;
+	slot->base_nbuckets = 0;
+}
+
+void
+stats_slot_cut(stats_slot *slot, stats_run *sr)
+{
+	const hist *h = sr->latency_hist;
+
+	if (slot == NULL)
+	{
+		stats_run_reset_measured(sr);
+		return;
+	}
+	stats_slot_write_begin(slot);
+#define CUT_COUNTER(field, json_name, kind) STORE(base_##field, LOAD(base_##field) + sr->total.field);
+	STATS_COUNTERS(CUT_COUNTER)
+#undef CUT_COUNTER
+#define CUT_SUM(name, member) STORE(base_##name, LOAD(base_##name) + sr->total.member);
+	STATS_SUMS(CUT_SUM)
+#undef CUT_SUM
+	for (int b = 0; h != NULL && b < slot->base_nbuckets && b < h->nbuckets; b++)
+		__atomic_store_n(&slot->base_counts[b], slot->base_counts[b] + h->counts[b],
+						 __ATOMIC_RELAXED);
+	stats_run_reset_measured(sr);
+	stats_slot_write_end(slot, &sr->total);
 }
 
 /*
@@ -83,14 +129,15 @@ stats_slot_collect_hist(stats_slot *slot, stats_data *acc, const hist *h, int64_
 	do
 	{
 		before = atomic_load_explicit(&slot->seq, memory_order_acquire);
-#define LOAD_COUNTER(field, json_name, kind) copy.field = LOAD(field);
+#define LOAD_COUNTER(field, json_name, kind) copy.field = LOAD(field) + LOAD(base_##field);
 		STATS_COUNTERS(LOAD_COUNTER)
 #undef LOAD_COUNTER
-#define LOAD_SUM(name, member) copy.member = LOAD(name);
+#define LOAD_SUM(name, member) copy.member = LOAD(name) + LOAD(base_##name);
 		STATS_SUMS(LOAD_SUM)
 #undef LOAD_SUM
 		for (int b = 0; h != NULL && b < h->nbuckets; b++)
-			counts[b] = __atomic_load_n(&h->counts[b], __ATOMIC_RELAXED);
+			counts[b] = __atomic_load_n(&h->counts[b], __ATOMIC_RELAXED) +
+				(b < slot->base_nbuckets ? __atomic_load_n(&slot->base_counts[b], __ATOMIC_RELAXED) : 0);
 		atomic_thread_fence(memory_order_acquire);
 		after = atomic_load_explicit(&slot->seq, memory_order_relaxed);
 	} while ((before & 1) != 0 || before != after);

@@ -178,6 +178,7 @@ typedef struct run_spec
 	int			nclients,
 				nthreads,
 				duration,
+				warmup,
 				progress_sec,
 				npercentiles,
 				scale,
@@ -197,7 +198,7 @@ typedef struct run_spec
 /* Every setting off its default (-L 2.01: 2009 us, not 2010), then none. */
 static const run_spec full = {
 	.name = "full", .run_id = "0123456789abcdef0123456789abcdef", .nclients = 6, .nthreads = 3,
-	.duration = 7, .progress_sec = 2, .npercentiles = 2, .scale = 7, .partitions = 3,
+	.duration = 7, .warmup = 3, .progress_sec = 2, .npercentiles = 2, .scale = 7, .partitions = 3,
 	.rate = 250.5, .latency_limit_ms = 2.01, .max_tries = 3, .connect_each = true,
 	.failures_detailed = true, .query_mode = QUERY_PREPARED, .partition_method = PART_HASH,
 	.percentiles = {12.5, 99.99}, .seed = UINT64_MAX,
@@ -237,7 +238,7 @@ world_build(world *w, const run_spec *r)
 	w->cfg = (run_config) {
 		.compat = 18, .scripts = w->set, .query_mode = r->query_mode, .total_commands = 1,
 		.nclients = r->nclients, .nthreads = r->nthreads, .connect_each = r->connect_each,
-		.nxacts = r->nxacts, .duration = r->duration, .rate = r->rate,
+		.nxacts = r->nxacts, .duration = r->duration, .warmup = r->warmup, .rate = r->rate,
 		.throttle_delay = runconf_throttle_delay(r->rate, r->nthreads),
 		.latency_limit = r->latency_limit_ms > 0 ? pgb_usec_from_msec(r->latency_limit_ms) : 0,
 		.latency_limit_ms = r->latency_limit_ms, .retry = {.max_tries = r->max_tries},
@@ -457,15 +458,20 @@ static void
 edit_progress(char *text, const char *edit)
 {
 	char	   *p = strstr(strstr(text, "\"settings\": {"), ",\n    \"progress_s\": ");
-	char	   *end = strchr(p + 2, '\n');	/* past the comma's line */
+	char	   *end = strchr(p + 2, '\n');	/* the end of its line */
+	bool		last = end[-1] != ',';	/* the last setting: no comma after it */
 
 	if (edit != NULL)
 	{
 		p = strchr(p, ':') + 2;
+		end -= last ? 0 : 1;	/* the value, its comma kept */
 		memmove(p + strlen(edit), end, strlen(end) + 1);
 		memcpy(p, edit, strlen(edit));
 		return;
 	}
+	/* the line, and the comma before it when it is the last */
+	if (!last)
+		p++;
 	memmove(p, end, strlen(end) + 1);
 }
 

@@ -95,6 +95,7 @@ typedef struct pgb_options
 	bool		server_stats;	/* --server-stats=on|off (default on): with a
 								 * report file, the server's side of the run */
 	int			server_sample_ms;	/* --server-sample-interval, ms (100) */
+	int			warmup;			/* --warmup=SECONDS before -T; 0 = none */
 	const char *metrics_listen; /* --metrics-listen=ADDR:PORT; NULL = none */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		compare;		/* --compare: the arguments are sides of reports */

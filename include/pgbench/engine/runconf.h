@@ -54,6 +54,8 @@ typedef struct run_config
 	/* how long and how fast */
 	int64_t		nxacts;			/* -t per client; meaningful when duration is 0 */
 	int			duration;		/* -T seconds; 0: none (then nxacts) */
+	int			warmup;			/* --warmup seconds run before -T's, counted
+								 * in no figure; 0: none (needs -T) */
 	double		rate;			/* -R total tps; 0: unthrottled */
 	double		throttle_delay; /* mean us between one thread's starts; 0: -R off */
 	int64_t		latency_limit;	/* -L in us; 0: none */

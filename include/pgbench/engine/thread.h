@@ -92,6 +92,9 @@ typedef struct worker
 	pg_time_usec_t create_time; /* when the thread was started */
 	pg_time_usec_t bench_start; /* after GO: benchmarking starts */
 	pg_time_usec_t bench_end;	/* its clients are done (or stopped) */
+	pg_time_usec_t warm_end;	/* --warmup: when its counts are forgotten;
+								 * INT64_MAX: no warm-up, or it is over */
+	pg_time_usec_t measure_start;	/* what its figures count from */
 	double		bench_busy_s;	/* the thread's time on a CPU or waiting for
 								 * one between the two; -1: unknown */
 	stats_run	stats;			/* this thread's counts; merged after join */
@@ -132,6 +135,8 @@ typedef struct worker_summary
 								 * the rest were stopped by a signal */
 	const stats_run *stats;		/* the worker's counts, to merge */
 	pg_time_usec_t bench_start; /* when it started benchmarking, after GO */
+	pg_time_usec_t measure_start;	/* when its figures begin: bench_start, or
+									 * the end of a warm-up */
 	double		busy_share;		/* its time on a CPU or waiting for one, over
 								 * its benchmarking time (1.0: it never
 								 * waited for the server); -1: unknown */

@@ -90,6 +90,8 @@ typedef struct report_input
 	const stats_run *stats;		/* all threads merged */
 	pg_time_usec_t bench_duration;	/* end - first thread's start */
 	pg_time_usec_t conn_elapsed;	/* start - set-up: initial connections */
+	pg_time_usec_t warmup_elapsed;	/* --warmup: the first thread's start to
+									 * the figures' start; 0: none */
 	const char *server_version; /* as the banner shows it; NULL if unknown */
 	bool		aborted;		/* some client did not finish (exit code 2) */
 	pg_time_usec_t start_time;	/* the run's start (pgb_time_now clock); 0: unknown */
@@ -354,7 +356,8 @@ typedef struct figures_script
 	X("server_sample_interval_ms", SETTING_INT, server_sample_ms, \
 	  ADDED_NULL_WHEN(!f->server_stats), SETTING_FIRST, 10, 60000) \
 	X("progress_s", SETTING_INT, extra.progress_s, ADDED_NULL_WHEN(f->extra.progress_s <= 0), \
-	  SETTING_SAME, 1, INT_MAX)
+	  SETTING_SAME, 1, INT_MAX) \
+	X("warmup_s", SETTING_INT, warmup, ADDED_NULL_WHEN(f->warmup <= 0), SETTING_SAME, 1, INT_MAX)
 
 /* How a setting is written (report_json.c) and read back (merge). */
 typedef enum report_setting_kind
@@ -423,6 +426,7 @@ typedef struct report_figures
 	bool		retries_shown;	/* max_tries != 1: retry lines and columns */
 	int64_t		nxacts;			/* -t per client; meaningful when duration is 0 */
 	int			duration;		/* -T seconds; 0: -t */
+	int			warmup;			/* --warmup seconds before -T's; 0: none */
 	double		rate;			/* -R as given; 0: none */
 	bool		throttled;		/* -R: lag figures */
 	double		latency_limit_ms;	/* -L as given; 0: none */

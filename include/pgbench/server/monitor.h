@@ -117,6 +117,15 @@ bool		monitor_interval_ready(const server_monitor *m);
 void		monitor_take_interval(server_monitor *m, timeline_server *srv);
 
 /*
+ * --warmup is over: the run's totals (server_run.total) count from the
+ * counters the last interval taken ended with, not from before the run.
+ * Those were read on the fly, not settled as the reads before and after
+ * the run are: the server may publish its sessions' counts up to a
+ * second late.
+ */
+void		monitor_restart_totals(server_monitor *m);
+
+/*
  * After the run, when every client has disconnected: wait for their
  * sessions to end, and read the counters over the run into run.
  */

@@ -117,6 +117,12 @@ void		hist_free(hist *h);
 void		hist_reset(hist *h);
 
 /*
+ * hist_reset for a histogram written with hist_add_shared: the counters
+ * a reader loads are zeroed with relaxed atomic stores.  Owner only.
+ */
+void		hist_reset_shared(hist *h);
+
+/*
  * The one body of hist_add and hist_add_shared below.  shared is a
  * constant at both call sites, so each compiles to straight-line code.
  */

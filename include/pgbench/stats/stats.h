@@ -257,6 +257,16 @@ stats_run_record_latency(stats_run *sr, int script_index, double latency_us)
 }
 
 /*
+ * The end of a warm-up (--warmup): forget the transactions counted so
+ * far.  The totals, the per-script and per-command figures, the -L late
+ * count and every latency histogram are zeroed (the shared one with
+ * hist_reset_shared); the connection time, the outages and the aborted
+ * clients are kept: they are about the connections, not the transactions
+ * measured.  Owner thread only.
+ */
+void		stats_run_reset_measured(stats_run *sr);
+
+/*
  * Add sr into acc (same sizes).  Histograms are merged when both keep
  * them; sr's aborts and command histograms are merged into acc's, which
  * are made on the first merge (allocation; out of memory leaves them
@@ -286,10 +296,42 @@ typedef struct stats_slot
 #define SLOT_SUM_FIELD(name, member) _Atomic double name;	/* NOLINT(bugprone-macro-parentheses) */
 	STATS_SUMS(SLOT_SUM_FIELD)
 #undef SLOT_SUM_FIELD
+
+	/*
+	 * --warmup: what the owner had published when it forgot its warm-up
+	 * (stats_slot_cut), added to every read so that the readers' totals
+	 * never go back; and the latency histogram's counters then
+	 * (stats_slot_enable_cut; NULL: none).  Written inside the seqlock.
+	 */
+#define SLOT_BASE_COUNTER(field, json_name, kind) _Atomic int64_t base_##field;
+	STATS_COUNTERS(SLOT_BASE_COUNTER)
+#undef SLOT_BASE_COUNTER
+#define SLOT_BASE_SUM(name, member) _Atomic double base_##name;
+	STATS_SUMS(SLOT_BASE_SUM)
+#undef SLOT_BASE_SUM
+	int64_t    *base_counts;
+	int			base_nbuckets;
 } stats_slot;
 
 /* Zero a slot before its worker starts. */
 void		stats_slot_init(stats_slot *slot);
+
+/*
+ * Make room for the base of a latency histogram of nbuckets counters, for
+ * a run with a warm-up whose slot is read with a histogram.  false when
+ * out of memory.  stats_slot_release frees it.
+ */
+bool		stats_slot_enable_cut(stats_slot *slot, int nbuckets);
+void		stats_slot_release(stats_slot *slot);
+
+/*
+ * The end of the warm-up, owner thread: sr forgets what it counted
+ * (stats_run_reset_measured), and in the same seqlock write the slot
+ * keeps it as its base, so the slot's readers (the timeline, -P) see
+ * totals and histogram counters that go on growing.  slot NULL: only the
+ * reset (nobody reads the totals).
+ */
+void		stats_slot_cut(stats_slot *slot, stats_run *sr);
 
 /* Publish the owner's current totals.  Owner thread only; never blocks. */
 void		stats_slot_publish(stats_slot *slot, const stats_data *total);
