@@ -30,6 +30,7 @@ main(int argc, char **argv)
 														  opts.report_json, opts.report_html,
 														  opts.thresholds,
 														  opts.nthresholds)
+			: opts.sweep.param != SWEEP_NONE ? sweep_run(&opts)
 			: bench_run(&opts);
 	options_free(&opts);
 	return rc;

@@ -110,6 +110,7 @@ Options of this pgbench (not in PostgreSQL's):
   --percentiles[=LIST]     latency percentiles to report (default: 50,90,99,99.9)
   --report-json=FILE       also write the final report as JSON to FILE
   --report-html=FILE       also write the final report as an HTML page to FILE
+  --warmup=SECONDS         run SECONDS before -T's time, out of every figure
   --server-stats=on|off    record the server's side with a report file (default: on)
   --server-sample-interval=MS
                            sample wait events every MS ms (default: 100)
@@ -121,6 +122,9 @@ Options of this pgbench (not in PostgreSQL's):
   --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
+  --sweep=NAME:LIST        run a step per value of NAME (clients, jobs, rate, a -D variable)
+  --sweep-slo=LATENCY      a sweep's knee: the last step with latency p99 within LATENCY
+  --sweep-stop-on=slo|knee end a sweep after its knee (slo: beyond --sweep-slo)
   --label=KEY=VALUE        name the run in its report files (repeatable)
   --threshold=EXPR         fail (exit status 3) unless EXPR holds, e.g. tps>=1500
   --list-reports           list the JSON reports in the directories given as arguments

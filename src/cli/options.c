@@ -376,6 +376,16 @@ check_benchmark_options(opt_parse *st)
 		diag_error("--warmup needs a duration (-T): the warm-up is time before it");
 	else if (opts->warmup > INT_MAX - opts->duration)
 		diag_error("--warmup and -T make more than %d seconds", INT_MAX);
+	else if (opts->sweep.param != SWEEP_NONE && opts->duration <= 0)
+		diag_error("--sweep needs a duration (-T): each step runs for it");
+	else if (opts->sweep.param == SWEEP_NONE &&
+			 (opts->sweep.slo_ms > 0 || opts->sweep.stop_on != SWEEP_STOP_NONE))
+		diag_error("--sweep-slo and --sweep-stop-on need --sweep");
+	else if (opts->sweep.stop_on == SWEEP_STOP_SLO && !(opts->sweep.slo_ms > 0))
+		diag_error("--sweep-stop-on=slo needs --sweep-slo");
+	else if (opts->sweep.param != SWEEP_NONE && opts->report_json != NULL &&
+			 strcmp(opts->report_json, "-") == 0)
+		diag_error("--sweep writes its report to a file: --report-json=- is not supported");
 	else
 	{
 		if (opts->nxacts <= 0 && opts->duration <= 0)

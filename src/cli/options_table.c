@@ -638,6 +638,54 @@ handle_threshold(opt_parse *st, const opt_def *def, const char *value)
 	return OPT_CONTINUE;
 }
 
+/* --sweep=NAME:LIST, --sweep-slo=LATENCY, --sweep-stop-on=slo|knee */
+static int
+handle_sweep(opt_parse *st, const opt_def *def, const char *value)
+{
+	char		why[160];
+	double		slo = st->opts->sweep.slo_ms;
+	sweep_stop	stop = st->opts->sweep.stop_on;
+
+	(void) def;
+	if (!sweep_parse(value, &st->opts->sweep, why, sizeof(why)))
+	{
+		diag_error("invalid sweep \"%s\": %s", value, why);
+		diag_detail("Expected NAME:LIST, NAME clients, jobs, rate or a variable set with -D, e.g. \"clients:1,2,4,8\" or \"rate:100..500/100\".");
+		return OPT_EXIT_FAIL;
+	}
+	st->opts->sweep.slo_ms = slo;
+	st->opts->sweep.stop_on = stop;
+	return OPT_CONTINUE;
+}
+
+static int
+handle_sweep_slo(opt_parse *st, const opt_def *def, const char *value)
+{
+	(void) def;
+	if (!sweep_parse_slo(value, &st->opts->sweep.slo_ms))
+	{
+		diag_error("invalid latency for --sweep-slo: \"%s\" (a number > 0 of ms, or with us, ms or s)", value);
+		return OPT_EXIT_FAIL;
+	}
+	return OPT_CONTINUE;
+}
+
+static int
+handle_sweep_stop_on(opt_parse *st, const opt_def *def, const char *value)
+{
+	(void) def;
+	if (strcmp(value, "slo") == 0)
+		st->opts->sweep.stop_on = SWEEP_STOP_SLO;
+	else if (strcmp(value, "knee") == 0)
+		st->opts->sweep.stop_on = SWEEP_STOP_KNEE;
+	else
+	{
+		diag_error("invalid --sweep-stop-on: \"%s\" (slo or knee)", value);
+		return OPT_EXIT_FAIL;
+	}
+	return OPT_CONTINUE;
+}
+
 /* ---- the table --------------------------------------------------------------- */
 
 /* Row heads: kind, short letter, long name, argument, getopt rank, mode. */
@@ -828,6 +876,12 @@ const opt_def options_table[] = {
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),
 		.help = "with --merge-reports, merge an incomplete rendezvous group"},
+	{OURS("sweep", REQUIRED, BENCH), .handler = handle_sweep,
+		.arg_help = "NAME:LIST", .help = "run a step per value of NAME (clients, jobs, rate, a -D variable)"},
+	{OURS("sweep-slo", REQUIRED, BENCH), .handler = handle_sweep_slo,
+		.arg_help = "LATENCY", .help = "a sweep's knee: the last step with latency p99 within LATENCY"},
+	{OURS("sweep-stop-on", REQUIRED, BENCH), .handler = handle_sweep_stop_on,
+		.arg_help = "slo|knee", .help = "end a sweep after its knee (slo: beyond --sweep-slo)"},
 	{OURS("label", REQUIRED, BENCH), .handler = handle_label,
 		.arg_help = "KEY=VALUE", .help = "name the run in its report files (repeatable)"},
 	{OURS("threshold", REQUIRED, BENCH), .handler = handle_threshold,

@@ -123,5 +123,5 @@ compare_html_write(const char *path, const cmp_side *base, const cmp_comparison 
 	report_html_put_page(out, &(report_page) {"pgbench comparison", "comparison", "compare-data",
 						 report_asset_compare_js, report_asset_compare_js_len}, json, len);
 	free(json);
-	return compare_file_close(out, path);
+	return report_file_close(out, path);
 }

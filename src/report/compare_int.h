@@ -80,8 +80,6 @@ const char *compare_verdict(cmp_figure f, const cmp_interval *ci);
 bool		compare_json_write(const char *path, const cmp_side *base, const cmp_comparison *c,
 							   int n);
 
-/* Close a written file of the comparison; false (the error printed, the file removed) on failure. */
-bool		compare_file_close(FILE *out, const char *path);
 
 /*
  * The same document as a value of jw (report_json_int.h's writer), under

@@ -100,21 +100,6 @@ compare_json_put(json_writer *jw, const char *key, const cmp_side *base, const c
 }
 
 bool
-compare_file_close(FILE *out, const char *path)
-{
-	bool		ok = fflush(out) == 0 && !ferror(out);
-
-	if (fclose(out) != 0)
-		ok = false;
-	if (!ok)
-	{
-		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
-		unlink(path);
-	}
-	return ok;
-}
-
-bool
 compare_json_write(const char *path, const cmp_side *base, const cmp_comparison *c, int n)
 {
 	FILE	   *out = fopen(path, "w");
@@ -130,5 +115,5 @@ compare_json_write(const char *path, const cmp_side *base, const cmp_comparison 
 	jw.schema_bad = RM_NONE;
 	compare_json_put(&jw, NULL, base, c, n);
 	fputc('\n', out);
-	return compare_file_close(out, path);
+	return report_file_close(out, path);
 }

@@ -22,5 +22,7 @@ extern const char report_asset_uplot_license[];
 extern const size_t report_asset_uplot_license_len;
 extern const char report_asset_compare_js[];	/* --compare's page */
 extern const size_t report_asset_compare_js_len;
+extern const char report_asset_sweep_js[];	/* --sweep's page */
+extern const size_t report_asset_sweep_js_len;
 
 #endif

@@ -51,6 +51,12 @@ void		jw_null(json_writer *jw, report_member m);
  * wait events, settings, counters, which their own lists declare).
  */
 
+/*
+ * Close a report file of --compare or --sweep written with fopen; false
+ * (the error printed, the file removed) when it was not all written.
+ */
+bool		report_file_close(FILE *out, const char *path);
+
 /* Start a member: comma, newline, indent, and "key": unless in an array. */
 void		json_member(json_writer *jw, const char *key);
 void		open_block(json_writer *jw, const char *key, char brace);

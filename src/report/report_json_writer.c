@@ -1,11 +1,14 @@
 /*
  * report_json_writer.c — the streaming JSON writer of report_json_int.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "pgbench/base/diag.h"
 #include "pgbench/report/figures.h"
 #include "pgbench/base/utf8.h"
 #include "report_json_int.h"
@@ -271,4 +274,19 @@ jw_null(json_writer *jw, report_member m)
 {
 	jw_check(jw, m, report_members[m].type, true);
 	put_null(jw, report_key(m));
+}
+
+bool
+report_file_close(FILE *out, const char *path)
+{
+	bool		ok = fflush(out) == 0 && !ferror(out);
+
+	if (fclose(out) != 0)
+		ok = false;
+	if (!ok)
+	{
+		diag_error("could not write report file \"%s\": %s", path, strerror(errno));
+		unlink(path);
+	}
+	return ok;
 }

@@ -17,6 +17,48 @@
 #include "pgbench/report/threshold.h"
 
 /* What main does after parsing. */
+/* --sweep: what changes from step to step (doc/sweep.md). */
+typedef enum sweep_param
+{
+	SWEEP_NONE = 0,
+	SWEEP_CLIENTS,				/* -c */
+	SWEEP_JOBS,					/* -j */
+	SWEEP_RATE,					/* -R */
+	SWEEP_VAR,					/* a variable given with -D */
+} sweep_param;
+
+/* --sweep-stop-on */
+typedef enum sweep_stop
+{
+	SWEEP_STOP_NONE = 0,
+	SWEEP_STOP_SLO,				/* after the first step beyond --sweep-slo */
+	SWEEP_STOP_KNEE,			/* once the knee is found, by either rule */
+} sweep_stop;
+
+#define PGB_SWEEP_MAX_STEPS 64
+#define PGB_SWEEP_VALUE_LEN 32
+
+typedef struct pgb_sweep
+{
+	sweep_param param;
+	char		name[64];		/* "clients", "jobs", "rate" or the variable's */
+	int			nsteps;
+	double		values[PGB_SWEEP_MAX_STEPS];	/* NAN: a variable's text */
+	char		texts[PGB_SWEEP_MAX_STEPS][PGB_SWEEP_VALUE_LEN];	/* as shown */
+	double		slo_ms;			/* --sweep-slo; 0: none */
+	sweep_stop	stop_on;		/* --sweep-stop-on */
+} pgb_sweep;
+
+/*
+ * Parse --sweep's NAME:LIST (src/cli/options_sweep.c) into sw: NAME is
+ * clients, jobs, rate or a variable's name; LIST values and ranges
+ * START..END[/STEP] separated by commas.  false with why filled.
+ */
+bool		sweep_parse(const char *spec, pgb_sweep *sw, char *why, size_t whylen);
+
+/* --sweep-slo's LATENCY: a number with us, ms (the default) or s, > 0. */
+bool		sweep_parse_slo(const char *text, double *ms);
+
 typedef enum run_action
 {
 	ACTION_RUN,					/* benchmark */
@@ -137,6 +179,7 @@ typedef struct pgb_options
 
 	/* -D variables, in the order given; copied into every client */
 	var_store	defines;
+	pgb_sweep	sweep;			/* --sweep (ours); param SWEEP_NONE: none */
 	bool		defines_ready;	/* defines was initialised (options_free) */
 
 	/* storage behind init_steps and a looked-up dbname, owned */

@@ -22,6 +22,17 @@
 int			bench_run(const pgb_options *opts);
 
 /*
+ * --sweep (doc/sweep.md): bench_run once per value of opts->sweep, each
+ * writing its JSON report to a temporary file that the sweep's table
+ * reads; then the table, and the sweep's --report-json and --report-html.
+ * A -D variable swept is set in opts->defines step by step.  A step that
+ * cannot start (1) or a signal (128 + it) ends the sweep there.  Returns
+ * the worst exit status of the steps: a signal's, then 1, 2, 3, 0; 2 also
+ * when a report file could not be written.
+ */
+int			sweep_run(pgb_options *opts);
+
+/*
  * Build the run configuration from the parsed options (bench_config.c):
  * every derived value computed here once — clamped thread count,
  * per-thread -R delay, -L in microseconds, the retry policy, the log
