@@ -212,8 +212,13 @@ checkpoint_ended(const timeline_server *s, bool times)
 		s->counter[SRV_CKPT_TIMED] + s->counter[SRV_CKPT_REQUESTED] > 0;
 }
 
+/*
+ * The run's wait events (those of the intervals from from_us on: after a
+ * warm-up) and its checkpoints (all: the page shades them over time).
+ */
 static bool
-sum_records(json_writer *jw, const timeline *tl, bool times, run_server_sum *sum)
+sum_records(json_writer *jw, const timeline *tl, bool times, pg_time_usec_t from_us,
+			run_server_sum *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	for (int i = 0; tl != NULL && i < tl->n; i++)
@@ -226,10 +231,13 @@ sum_records(json_writer *jw, const timeline *tl, bool times, run_server_sum *sum
 			jw->failed = true;
 			return false;
 		}
-		sum->samples += s->wait_samples;
-		sum->other += s->waits_other;
-		for (int k = 0; k < s->nwaits && k < TIMELINE_NWAITS; k++)
-			sum_event(sum, &s->waits[k]);
+		if (r.start_us >= from_us)
+		{
+			sum->samples += s->wait_samples;
+			sum->other += s->waits_other;
+			for (int k = 0; k < s->nwaits && k < TIMELINE_NWAITS; k++)
+				sum_event(sum, &s->waits[k]);
+		}
 		if (!checkpoint_ended(s, times))
 			continue;
 		if (sum->ncheckpoints == RUN_MAX_CHECKPOINTS)
@@ -313,7 +321,8 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 	jw_int(jw, RM_SERVER_STATS_OWN_COMMITS, run->own_commits);
 	jw_bool(jw, RM_SERVER_STATS_SETTLED, run->settled);
 	put_commits(jw, &f->extra.commits);
-	if (sum_records(jw, f->extra.timeline, run->checkpoint_times, &sum))
+	if (sum_records(jw, f->extra.timeline, run->checkpoint_times,
+					(pg_time_usec_t) f->warmup * USEC_PER_SEC, &sum))
 		put_run_sums(jw, &sum);
 	jw_open(jw, RM_SERVER_STATS_NOTES);
 	for (int i = 0; i < run->nnotes && i < MONITOR_MAX_NOTES; i++)
