@@ -3,9 +3,10 @@
 # its own, ends the text with the table and finds the knee (2 cores
 # saturate long before 32 clients), writes one JSON document holding every
 # step's whole report, and a page whose two curves Chromium draws with
-# the knee marked; a -D variable swept reaches the script; a rate sweep
-# offers each rate; --sweep-stop-on=slo ends the sweep at the first step
-# beyond the SLO; bad sweeps are refused before any run.
+# the knee marked; a -D variable swept reaches the script (and -l writes
+# a log per step); a rate sweep offers each rate; --sweep-stop-on=slo ends
+# the sweep at the first step beyond the SLO; bad sweeps are refused
+# before any run.
 use strict;
 use warnings;
 
@@ -108,13 +109,21 @@ SKIP:
 
 write_file('sleep.sql', "SELECT pg_sleep(:ms / 1000.0);\n");
 ($rc, $out, $err) = pgbench([ '-n', '-f', 'sleep.sql', '-T', '1', '-D', 'ms=1', '--sweep=ms:1,30',
-		'--report-json=v.json' ], env => \%env, timeout => 300);
+		'-l', '--report-json=v.json' ], env => \%env, timeout => 300);
 is($rc, 0, 'a sweep of a -D variable: exit status 0') or diag($err);
 my $vdoc = decode_json(slurp('v.json'));
 my ($p1, $p2) = map { $_->{latency_ms}{p50} } @{ $vdoc->{steps} };
 ok(defined($p1) && $p1 < 30, "step ms=1: a p50 under 30 ms (" . ($p1 // 'none') . ")");
 ok(defined($p2) && $p2 >= 30, "step ms=30: a p50 of 30 ms or more (" . ($p2 // 'none') . ")");
 is($vdoc->{numeric} ? 1 : 0, 1, 'numbers: the page draws against them');
+for my $k (1, 2)
+{
+	my @logs = glob("pgbench_log_step$k.*");
+	is(scalar(@logs), 1, "-l: step $k wrote a log of its own");
+	my $n = 0;
+	$n += () = slurp($_) =~ /\n/g for @logs;
+	is($n, $vdoc->{steps}[ $k - 1 ]{report}{transactions}{processed}, "-l: step $k's log holds its transactions");
+}
 
 # ---- rate ----------------------------------------------------------------------------
 

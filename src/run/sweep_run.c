@@ -106,9 +106,13 @@ sweep_run(pgb_options *opts)
 	{
 		pgb_options step = *opts;
 		char		path[4200];
+		char		log_prefix[4200];
 		int			step_rc;
 
 		snprintf(path, sizeof(path), "%s/step-%d.json", tdir, k + 1);
+		/* -l: each step's logs of their own, PREFIX_stepK.PID[.TID] */
+		snprintf(log_prefix, sizeof(log_prefix), "%s_step%d", opts->log_prefix, k + 1);
+		step.log_prefix = log_prefix;
 		step.report_json = path;
 		step.report_html = NULL;
 		if (!apply_step(opts, &step, vslot, k))

@@ -262,13 +262,24 @@ typedef struct forker
 	pid_t		child;
 } forker;
 
+/*
+ * The child signals this thread, which tells the main thread only once
+ * fk->child is stored (the child's own byte could come first: a race).
+ */
 static void *
 forker_main(void *arg)
 {
 	forker	   *fk = arg;
+	int			mine[2];
 	char		c;
 
-	fk->child = spawn(0, fk->ready[1], fk->go[0]);
+	if (pipe(mine) != 0)
+		return NULL;
+	fk->child = spawn(0, mine[1], fk->go[0]);
+	if (wait_ready(mine[0], 1) && write(fk->ready[1], "r", 1) != 1)
+		fk->child = -1;
+	close(mine[0]);
+	close(mine[1]);
 	while (read(fk->quit[0], &c, 1) < 0 && errno == EINTR)
 		;
 	return NULL;
