@@ -470,6 +470,8 @@ take_record(fr_in *in, timeline_record *r)
 	r->cpu_system_s = take_reading(in);
 	r->busiest_thread_cpu = take_reading(in) / 100;
 	r->rss_kb = take_i64(in);
+	r->staged = take_bool(in);
+	r->stage_target = take_reading(in);
 	nb = (int) (take(in, 1) % (FR_MAX_BUCKETS + 1));
 	for (int i = 0; i < nb; i++)
 		r->buckets[take(in, 1) % TIMELINE_NBUCKETS] = (uint32_t) take(in, 4);

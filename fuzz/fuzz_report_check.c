@@ -674,8 +674,9 @@ by_count_then_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* The run's wait events (the records from from_us on) and checkpoints (all). */
 static void
-fr_sum_records(const timeline *tl, bool times, fr_run_sum *sum)
+fr_sum_records(const timeline *tl, bool times, pg_time_usec_t from_us, fr_run_sum *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	for (int i = 0; tl != NULL && i < tl->n; i++)
@@ -685,9 +686,12 @@ fr_sum_records(const timeline *tl, bool times, fr_run_sum *sum)
 
 		if (!timeline_get(tl, i, &r))
 			fr_fail("record %d cannot be read back", i);
-		sum->samples += s->wait_samples;
-		sum->other += s->waits_other;
-		for (int k = 0; k < s->nwaits && k < TIMELINE_NWAITS; k++)
+		if (r.start_us >= from_us)
+		{
+			sum->samples += s->wait_samples;
+			sum->other += s->waits_other;
+		}
+		for (int k = 0; k < s->nwaits && k < TIMELINE_NWAITS && r.start_us >= from_us; k++)
 		{
 			int			e = 0;
 
@@ -723,7 +727,7 @@ fr_sum_records(const timeline *tl, bool times, fr_run_sum *sum)
 
 /* "server_stats": null when --server-stats was not asked for. */
 static void
-want_server_stats(const chk *c, const figures_extra *e)
+want_server_stats(const chk *c, const figures_extra *e, int warmup)
 {
 	const server_run *run = e->server_run;
 	const figures_commits *fc = &e->commits;
@@ -758,7 +762,7 @@ want_server_stats(const chk *c, const figures_extra *e)
 		want_bool(&cm, "agrees", fc->agrees);
 	}
 	want_members(&cm, fc->checked ? 7 : 2);
-	fr_sum_records(e->timeline, run->checkpoint_times, &sum);
+	fr_sum_records(e->timeline, run->checkpoint_times, (pg_time_usec_t) warmup * 1000000, &sum);
 	ck = sub(&ss, "checkpoints", JSON_ARRAY);
 	for (int i = 0; i < sum.ncheckpoints; i++)
 	{
@@ -982,6 +986,7 @@ want_point(const chk *c, const timeline_record *r, bool throttled, bool monitore
 	if (object_or_null(c, "lag_ms", throttled, &lag))
 		want_num(&lag, "average", p->lag_avg_ms);
 	want_client(c, p);
+	want_num(c, "stage_target", r->staged ? r->stage_target : NAN);
 	want_point_server(c, r, monitored);
 	want_point_hist(c, r);
 }
@@ -1055,7 +1060,7 @@ want_extra(const chk *c, const report_figures *f)
 				rv;
 
 	want_server_client(c, e);
-	want_server_stats(c, e);
+	want_server_stats(c, e, f->warmup);
 	if (object_or_null(c, "series", e->timeline != NULL, &s))
 	{
 		chk			points = sub(&s, "points", JSON_ARRAY);

@@ -131,6 +131,7 @@ Options of this pgbench (not in PostgreSQL's):
   --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
+  --stages=LIST            change the clients (or the rate) over the run, e.g. 30s:10,60s:50
   --sweep=NAME:LIST        run a step per value of NAME (clients, jobs, rate, a -D variable)
   --sweep-slo=LATENCY      a sweep's knee: the last step with latency p99 within LATENCY
   --sweep-stop-on=slo|knee end a sweep after its knee (slo: beyond --sweep-slo)
@@ -524,6 +525,7 @@ Options of this pgbench (not in PostgreSQL's):
   --reconnect              reconnect a lost connection instead of aborting the client
   --merge-reports          merge the JSON reports given as arguments
   --merge-partial          with --merge-reports, merge an incomplete rendezvous group
+  --stages=LIST            change the clients (or the rate) over the run, e.g. 30s:10,60s:50
   --sweep=NAME:LIST        run a step per value of NAME (clients, jobs, rate, a -D variable)
   --sweep-slo=LATENCY      a sweep's knee: the last step with latency p99 within LATENCY
   --sweep-stop-on=slo|knee end a sweep after its knee (slo: beyond --sweep-slo)

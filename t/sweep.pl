@@ -122,7 +122,7 @@ for my $k (1, 2)
 	is(scalar(@logs), 1, "-l: step $k wrote a log of its own");
 	my $n = 0;
 	$n += () = slurp($_) =~ /\n/g for @logs;
-	is($n, $vdoc->{steps}[ $k - 1 ]{report}{transactions}{processed}, "-l: step $k's log holds its transactions");
+	is($n, $vdoc->{steps}[ $k - 1 ]{report}{transactions}{processed}, "-l: step ${k}'s log holds its transactions");
 }
 
 # ---- rate ----------------------------------------------------------------------------

@@ -343,6 +343,27 @@ finish_init_mode(opt_parse *st)
 	return OPT_CONTINUE;
 }
 
+/*
+ * --stages: the run lasts their sum; the clients form connects as many
+ * clients as the largest target (more when -c says so), the rate form
+ * starts at the first stage's rate (the engine follows the plan).
+ */
+static void
+apply_stages(pgb_options *opts)
+{
+	int			seconds = 0;
+
+	for (int i = 0; i < opts->nstages; i++)
+	{
+		seconds += opts->stages[i].seconds;
+		if (!opts->stages_rate && opts->stages[i].target > opts->nclients)
+			opts->nclients = (int) opts->stages[i].target;
+	}
+	opts->duration = seconds;
+	if (opts->stages_rate)
+		opts->rate = opts->stages[0].target;
+}
+
 /* Benchmark mode: pgbench's cross-option checks, in pgbench's order. */
 static int
 check_benchmark_options(opt_parse *st)
@@ -376,6 +397,12 @@ check_benchmark_options(opt_parse *st)
 		diag_error("--warmup needs a duration (-T): the warm-up is time before it");
 	else if (opts->warmup > INT_MAX - opts->duration)
 		diag_error("--warmup and -T make more than %d seconds", INT_MAX);
+	else if (opts->nstages > 0 && (opts->duration > 0 || opts->nxacts > 0))
+		diag_error("--stages sets the run's duration: it cannot be used with -T or -t");
+	else if (opts->nstages > 0 && (opts->warmup > 0 || opts->sweep.param != SWEEP_NONE))
+		diag_error("--stages cannot be used with --warmup or --sweep");
+	else if (opts->nstages > 0 && opts->stages_rate && opts->rate > 0)
+		diag_error("--stages with rates sets -R: it cannot be given too");
 	else if (opts->sweep.param != SWEEP_NONE && opts->duration <= 0)
 		diag_error("--sweep needs a duration (-T): each step runs for it");
 	else if (opts->sweep.param == SWEEP_NONE &&
@@ -388,6 +415,8 @@ check_benchmark_options(opt_parse *st)
 		diag_error("--sweep writes its report to a file: --report-json=- is not supported");
 	else
 	{
+		if (opts->nstages > 0)
+			apply_stages(opts);
 		if (opts->nxacts <= 0 && opts->duration <= 0)
 			opts->nxacts = DEFAULT_NXACTS;
 		opts->action = ACTION_RUN;

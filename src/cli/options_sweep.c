@@ -1,11 +1,13 @@
 /*
  * options_sweep.c — the values of --sweep=NAME:LIST and --sweep-slo
- * (options.h, doc/sweep.md).  A list is values and ranges separated by
- * commas: "1,2,4,8", "100..500/100", "1..4" (a step of 1); at most
- * PGB_SWEEP_MAX_STEPS values in all.
+ * (options.h, doc/sweep.md), and of --stages (doc/stages.md).  A sweep's
+ * list is values and ranges separated by commas: "1,2,4,8",
+ * "100..500/100", "1..4" (a step of 1); at most PGB_SWEEP_MAX_STEPS
+ * values in all.  Stages are DURATION:TARGET separated by commas.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,5 +162,88 @@ sweep_parse_slo(const char *text, double *ms)
 		*ms = v * 1000;
 	else
 		return false;
+	return true;
+}
+
+/* One stage's DURATION: whole seconds with s (the default), m or h. */
+static bool
+parse_duration(const char *text, size_t len, int *seconds)
+{
+	size_t		digits = 0;
+	long long	v = 0;
+	int			unit = 1;
+
+	while (digits < len && isdigit((unsigned char) text[digits]) && v < INT_MAX)
+		v = v * 10 + (text[digits++] - '0');
+	if (digits == 0 || digits + 1 < len)
+		return false;
+	if (digits < len)
+	{
+		if (text[digits] == 'm')
+			unit = 60;
+		else if (text[digits] == 'h')
+			unit = 3600;
+		else if (text[digits] != 's')
+			return false;
+	}
+	if (v > INT_MAX / unit)
+		return false;
+	*seconds = (int) v * unit;
+	return true;
+}
+
+/* One stage's TARGET: clients, or a rate with "tps" (*rate says which). */
+static bool
+parse_target(const char *text, size_t len, double *target, bool *rate)
+{
+	*rate = len > 3 && memcmp(text + len - 3, "tps", 3) == 0;
+	if (*rate)
+		return parse_number(text, len - 3, target) && *target > 0;
+	return parse_number(text, len, target) && *target >= 0 && *target <= 1000000 &&
+		*target == floor(*target);
+}
+
+bool
+stages_parse(const char *text, pgb_stage *stages, int *nstages, bool *rate, char *why,
+			 size_t whylen)
+{
+	long long	total = 0;
+
+	*nstages = 0;
+	for (const char *p = text;; p++)
+	{
+		size_t		len = strcspn(p, ",");
+		const char *colon = memchr(p, ':', len);
+		pgb_stage  *s = &stages[*nstages];
+		bool		is_rate;
+
+		if (*nstages == PGB_MAX_STAGES)
+		{
+			snprintf(why, whylen, "more than %d stages", PGB_MAX_STAGES);
+			return false;
+		}
+		if (colon == NULL || !parse_duration(p, (size_t) (colon - p), &s->seconds) ||
+			!parse_target(colon + 1, (size_t) (p + len - colon - 1), &s->target, &is_rate))
+		{
+			snprintf(why, whylen, "\"%.*s\" is not DURATION:CLIENTS or DURATION:RATEtps", (int) len, p);
+			return false;
+		}
+		if (*nstages > 0 && is_rate != *rate)
+		{
+			snprintf(why, whylen, "the stages mix clients and rates");
+			return false;
+		}
+		*rate = is_rate;
+		total += s->seconds;
+		(*nstages)++;
+		p += len;
+		if (*p == '\0')
+			break;
+	}
+	if (total < 1 || total > INT_MAX)
+	{
+		snprintf(why, whylen, "the stages last %lld s: from 1 s to %d s", total, INT_MAX);
+		return false;
+	}
 	return true;
 }

@@ -686,6 +686,24 @@ handle_sweep_stop_on(opt_parse *st, const opt_def *def, const char *value)
 	return OPT_CONTINUE;
 }
 
+/* --stages=DURATION:TARGET,... */
+static int
+handle_stages(opt_parse *st, const opt_def *def, const char *value)
+{
+	pgb_options *opts = st->opts;
+	char		why[160];
+
+	(void) def;
+	if (!stages_parse(value, opts->stages, &opts->nstages, &opts->stages_rate, why, sizeof(why)))
+	{
+		diag_error("invalid stages \"%s\": %s", value, why);
+		diag_detail("Expected DURATION:TARGET separated by commas, DURATION seconds (or with s, m or h), TARGET clients or a rate with \"tps\", e.g. \"30s:10,60s:10,30s:50\".");
+		return OPT_EXIT_FAIL;
+	}
+	opts->stages_text = value;
+	return OPT_CONTINUE;
+}
+
 /* ---- the table --------------------------------------------------------------- */
 
 /* Row heads: kind, short letter, long name, argument, getopt rank, mode. */
@@ -876,6 +894,8 @@ const opt_def options_table[] = {
 		.help = "merge the JSON reports given as arguments"},
 	{OURS("merge-partial", NONE, ANY), BOOL(merge_partial),
 		.help = "with --merge-reports, merge an incomplete rendezvous group"},
+	{OURS("stages", REQUIRED, BENCH), .handler = handle_stages,
+		.arg_help = "LIST", .help = "change the clients (or the rate) over the run, e.g. 30s:10,60s:50"},
 	{OURS("sweep", REQUIRED, BENCH), .handler = handle_sweep,
 		.arg_help = "NAME:LIST", .help = "run a step per value of NAME (clients, jobs, rate, a -D variable)"},
 	{OURS("sweep-slo", REQUIRED, BENCH), .handler = handle_sweep_slo,

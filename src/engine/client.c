@@ -94,6 +94,9 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 		case CSTATE_SLEEP:
 			*wake_at = c->sleep_until;
 			return CWAIT_TIMER;
+		case CSTATE_STAGE_IDLE:
+			*wake_at = c->sleep_until;
+			return CWAIT_TIMER;
 		case CSTATE_THROTTLE:
 			*wake_at = c->txn_scheduled;
 			return CWAIT_TIMER;
@@ -138,6 +141,10 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			next = client_timed_wait(env, c->txn_scheduled, now, CSTATE_THROTTLE,
 									 CSTATE_START_TX);
 			*yield = next == CSTATE_THROTTLE;
+			return next;
+		case CSTATE_STAGE_IDLE:
+			next = client_stage_idle(c, env, now);
+			*yield = next == CSTATE_STAGE_IDLE;
 			return next;
 		case CSTATE_START_TX:
 			next = client_start_transaction(c, env, now);

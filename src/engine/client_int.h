@@ -189,6 +189,8 @@ bool		client_transactions_done(const client *c, const client_env *env);
 client_state client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_start_transaction(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_end_transaction(client *c, client_env *env, pg_time_usec_t *now);
+/* --stages: an idle client's turn (CSTATE_STAGE_IDLE). */
+client_state client_stage_idle(client *c, client_env *env, pg_time_usec_t *now);
 client_state client_timed_wait(const client_env *env, pg_time_usec_t until,
 							   pg_time_usec_t *now, client_state waiting,
 							   client_state due);

@@ -57,6 +57,9 @@ client_choose_transaction(client *c, client_env *env)
 {
 	const run_config *cfg = env->cfg;
 
+	/* --stages: not its turn yet (no random draw while it waits) */
+	if (PGB_UNLIKELY(env->staged && c->id >= env->active_limit))
+		return env->timer_exceeded ? CSTATE_FINISHED : CSTATE_STAGE_IDLE;
 	c->script = choose_script(env);
 	c->error = RETRY_ERROR_NONE;
 	c->tries = 1;
@@ -68,12 +71,27 @@ client_choose_transaction(client *c, client_env *env)
 }
 
 client_state
+client_stage_idle(client *c, client_env *env, pg_time_usec_t *now)
+{
+	if (env->timer_exceeded)
+		return CSTATE_FINISHED;
+	if (c->id < env->active_limit)
+		return CSTATE_CHOOSE_SCRIPT;
+	c->sleep_until = client_now(now) + CLIENT_STAGE_POLL_US;
+	if (env->end_time > 0 && c->sleep_until > env->end_time)
+		c->sleep_until = env->end_time;
+	return CSTATE_STAGE_IDLE;
+}
+
+client_state
 client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now)
 {
 	const run_config *cfg = env->cfg;
 
 	/* the delays between starts form a Poisson process of this thread's rate */
-	env->throttle_trigger += random_poisson(&env->throttle_rs, cfg->throttle_delay);
+	env->throttle_trigger += random_poisson(&env->throttle_rs,
+											PGB_UNLIKELY(env->staged) ? env->throttle_delay
+											: cfg->throttle_delay);
 	c->txn_scheduled = env->throttle_trigger;
 
 	/* under -L, a slot that is already too late is skipped, not run */

@@ -18,6 +18,28 @@ runconf_latency_from_series(const run_config *cfg)
 	return cfg->throttle_delay > 0 || cfg->progress_sec > 0 || cfg->latency_limit > 0;
 }
 
+double
+runconf_stage_target(const run_config *cfg, pg_time_usec_t at)
+{
+	double		from;
+	pg_time_usec_t begin = 0;
+
+	if (cfg->nstages <= 0)
+		return 0.0;
+	from = cfg->stages_rate ? cfg->stages[0].target : 1.0;
+	for (int i = 0; i < cfg->nstages; i++)
+	{
+		const run_stage *s = &cfg->stages[i];
+		pg_time_usec_t end = begin + (pg_time_usec_t) 1000000 * s->seconds;
+
+		if (at < end)
+			return from + (s->target - from) * (double) (at - begin) / (double) (end - begin);
+		from = s->target;
+		begin = end;
+	}
+	return from;
+}
+
 pg_time_usec_t
 runconf_tick_interval(const run_config *cfg)
 {

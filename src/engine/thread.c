@@ -44,6 +44,9 @@ worker_prepare(worker *w)
 		return false;
 
 	w->env.cfg = cfg;
+	w->env.staged = cfg->nstages > 0;
+	w->env.throttle_delay = cfg->throttle_delay;
+	w->env.active_limit = cfg->nclients;
 	w->env.straight_on = client_may_go_straight_on(cfg);
 	w->env.sink = (tx_sink) {
 		.stats = &w->stats,
@@ -315,6 +318,23 @@ end_warmup(worker *w, pg_time_usec_t now)
 		w->env.sink.log = &w->log;
 		begin_log(w, w->measure_start);
 	}
+}
+
+/*
+ * --stages, once a pass: the plan's target now, as the clients that may
+ * run (ids below it) or as the -R delay of the rate form.
+ */
+__attribute__((noinline))
+static void
+follow_stages(worker *w, pg_time_usec_t now)
+{
+	const run_config *cfg = w->cfg;
+	double		target = runconf_stage_target(cfg, now - w->shared->origin);
+
+	if (cfg->stages_rate)
+		w->env.throttle_delay = runconf_throttle_delay(target, cfg->nthreads);
+	else
+		w->env.active_limit = (int) (target + 0.5);
 }
 
 /*
@@ -596,6 +616,8 @@ run_loop(worker *w)
 			tick_log(w, pass_now);
 		if (PGB_UNLIKELY(pass_now >= w->warm_end))
 			end_warmup(w, pass_now);
+		if (PGB_UNLIKELY(w->env.staged))
+			follow_stages(w, pass_now);
 
 		/* who is due now; a client run in this pass is not visited again */
 		todo = ls.timers > 0 || w->env.timer_exceeded ? w->nclients : ls.runnable + nready;

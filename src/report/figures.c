@@ -90,6 +90,7 @@ settings(report_figures *f, const report_input *in)
 	f->nxacts = cfg->nxacts;
 	f->duration = cfg->duration;
 	f->warmup = cfg->warmup;
+	f->stages = cfg->stages_text;
 	f->rate = cfg->rate;
 	f->throttled = cfg->throttle_delay > 0;
 	f->latency_limit_ms = cfg->latency_limit_ms;
@@ -342,4 +343,5 @@ figures_point_of(figures_point *fp, const timeline_record *r, bool throttled)
 	fp->cpu_system_s = r->cpu_system_s;
 	fp->busiest_thread_cpu_pct = 100.0 * r->busiest_thread_cpu;
 	fp->rss_kb = r->rss_kb;
+	fp->stage_target = r->staged ? r->stage_target : NAN;
 }

@@ -44,6 +44,7 @@ figures_settings_restore(const report_figures *s, run_config *cfg, report_input 
 	cfg->nxacts = s->nxacts;
 	cfg->duration = s->duration;
 	cfg->warmup = s->warmup;
+	cfg->stages_text = s->stages;
 	cfg->rate = s->rate;
 	cfg->throttle_delay = runconf_throttle_delay(s->rate, s->nthreads);
 	cfg->latency_limit_ms = s->latency_limit_ms;

@@ -475,6 +475,10 @@ read_point(const merge_reading *rd, const json_ref *points, int i, bool incomple
 		!merge_container_null(rd, &p, RM_POINT_HISTOGRAM, JSON_OBJECT, &h, &present))
 		return false;
 	r->delta.other_failures = failures;
+	/* --stages' target: absent from the reports written before it */
+	if (json_ref_member(&p, "stage_target").v != NULL &&
+		!merge_num_null(rd, &p, RM_POINT_STAGE_TARGET, 0, 1e15, &r->stage_target, &r->staged))
+		return false;
 	if (!present)
 	{
 		if (r->delta.cnt > 0 && !incomplete)

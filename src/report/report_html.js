@@ -636,6 +636,12 @@
 		if (marks.length)
 			note("shaded in the charts over time: " + (marks.length === 1 ? "the run's checkpoint" : "the run's " + marks.length +
 				" checkpoints") + ", from the start to the end of the interval it was seen to end in (a line there when the start is unknown)");
+		if (doc.settings.stages) {
+			var perRate = /tps/.test(doc.settings.stages);
+			chart("stages", "The stages' target (" + (perRate ? "tps" : "clients") + "): --stages=" + doc.settings.stages, x,
+				[{label: "target", values: col(function (p) { return p.stage_target === undefined ? null : p.stage_target; })}],
+				Object.assign({yLabel: perRate ? "tps" : "clients"}, o));
+		}
 		chart("latency", "Latency percentiles (ms)", x,
 			["p50", "p90", "p99", "p99.9", "max"].map(function (k) {
 				return {label: k, values: col(function (p) { return p.latency_ms[k]; })};

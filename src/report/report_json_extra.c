@@ -217,6 +217,7 @@ put_point(json_writer *jw, const figures_point *p, bool throttled, bool monitore
 	put_client(jw, p);
 	report_json_point_server(jw, p->raw, monitored);
 	put_point_hist(jw, p->raw);
+	jw_num(jw, RM_POINT_STAGE_TARGET, p->stage_target);
 	close_block(jw, '}');
 }
 

@@ -322,7 +322,7 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 	jw_bool(jw, RM_SERVER_STATS_SETTLED, run->settled);
 	put_commits(jw, &f->extra.commits);
 	if (sum_records(jw, f->extra.timeline, run->checkpoint_times,
-					(pg_time_usec_t) f->warmup * USEC_PER_SEC, &sum))
+					(pg_time_usec_t) f->warmup * 1000000, &sum))
 		put_run_sums(jw, &sum);
 	jw_open(jw, RM_SERVER_STATS_NOTES);
 	for (int i = 0; i < run->nnotes && i < MONITOR_MAX_NOTES; i++)

@@ -140,6 +140,8 @@ sweep_table_add(sweep_table *t, const char *value, double v, int rc, const char 
 	json_doc	doc;
 	char		why[256];
 	size_t		len;
+	char	   *text;
+	bool		parsed;
 
 	if (t->n >= PGB_SWEEP_ROWS)
 		return false;
@@ -154,15 +156,23 @@ sweep_table_add(sweep_table *t, const char *value, double v, int rc, const char 
 	snprintf(r->outcome, sizeof(r->outcome), "not run");
 	if (access(path, F_OK) != 0)
 		return true;			/* the step wrote no report (it could not start) */
-	if ((r->text = merge_read_file(path, &len, &err)) == NULL)
+	if ((text = merge_read_file(path, &len, &err)) == NULL)
 	{
 		diag_error("%s", err.message);
 		merge_error_free(&err);
 		return false;
 	}
-	if (!json_parse(r->text, len, &doc, why, sizeof(why)) || doc.root.kind != JSON_OBJECT)
+	/* the file's bytes end with no NUL: the text kept is a string */
+	r->text = pgb_malloc(len + 1);
+	memcpy(r->text, text, len);
+	r->text[len] = '\0';
+	free(text);
+	parsed = json_parse(r->text, len, &doc, why, sizeof(why));
+	if (!parsed || doc.root.kind != JSON_OBJECT || memchr(r->text, '\0', len) != NULL)
 	{
-		diag_error("%s: %s", path, doc.root.kind != JSON_OBJECT ? "not a report" : why);
+		diag_error("%s: %s", path, !parsed ? why : "not a report");
+		if (parsed)
+			json_doc_free(&doc);
 		free(r->text);
 		r->text = NULL;
 		return false;

@@ -83,6 +83,11 @@ runconf_build(run_config *cfg, const pgb_options *opts, int pid)
 	cfg->nxacts = opts->nxacts;
 	cfg->duration = opts->duration;
 	cfg->warmup = opts->warmup;
+	for (int i = 0; i < opts->nstages && i < RUN_MAX_STAGES; i++)
+		cfg->stages[i] = (run_stage) {opts->stages[i].seconds, opts->stages[i].target};
+	cfg->nstages = opts->nstages < RUN_MAX_STAGES ? opts->nstages : RUN_MAX_STAGES;
+	cfg->stages_rate = opts->stages_rate;
+	cfg->stages_text = opts->stages_text;
 	cfg->rate = opts->rate;
 	cfg->throttle_delay = runconf_throttle_delay(opts->rate, cfg->nthreads);
 	cfg->latency_limit = opts->latency_limit_us;

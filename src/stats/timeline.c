@@ -328,6 +328,8 @@ timeline_record_merge(timeline_record *acc, const timeline_record *r)
 	if (r->busiest_thread_cpu > acc->busiest_thread_cpu)
 		acc->busiest_thread_cpu = r->busiest_thread_cpu;
 	acc->rss_kb += r->rss_kb;
+	acc->staged = acc->staged && r->staged;
+	acc->stage_target += r->stage_target;
 	acc->sources += r->sources;
 	/* the servers' and hosts' figures are each run's own: not added */
 	memset(&acc->server, 0, sizeof(acc->server));

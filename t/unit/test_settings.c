@@ -352,7 +352,8 @@ merge_back(merge_acc *acc, char *const *texts, int n, merge_error *err, report_f
 
 /* Each kind of setting: a's and b's field equal. */
 #define SAME_SETTING_STRING(a, b, field) \
-	((a)->field != NULL && (b)->field != NULL && strcmp((a)->field, (b)->field) == 0)
+	((a)->field == NULL ? (b)->field == NULL \
+	 : (b)->field != NULL && strcmp((a)->field, (b)->field) == 0)
 #define SAME_SETTING_NAME(a, b, field) SAME_SETTING_STRING(a, b, field)
 #define SAME_SETTING_INT(a, b, field) ((a)->field == (b)->field)
 #define SAME_SETTING_NUMBER(a, b, field) ((a)->field == (b)->field)

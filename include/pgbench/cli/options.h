@@ -17,6 +17,15 @@
 #include "pgbench/report/threshold.h"
 
 /* What main does after parsing. */
+/* --stages: one stage of the plan (doc/stages.md; runconf.h's run_stage). */
+typedef struct pgb_stage
+{
+	int			seconds;		/* its length (0: a step to its target) */
+	double		target;			/* clients, or tps in the rate form */
+} pgb_stage;
+
+#define PGB_MAX_STAGES 64
+
 /* --sweep: what changes from step to step (doc/sweep.md). */
 typedef enum sweep_param
 {
@@ -55,6 +64,15 @@ typedef struct pgb_sweep
  * START..END[/STEP] separated by commas.  false with why filled.
  */
 bool		sweep_parse(const char *spec, pgb_sweep *sw, char *why, size_t whylen);
+
+/*
+ * Parse --stages' DURATION:TARGET,... (src/cli/options_sweep.c): DURATION
+ * whole seconds with s (the default), m or h, TARGET clients (a whole
+ * number) or a rate (a number > 0 with "tps"), all of one form.  false
+ * with why filled.
+ */
+bool		stages_parse(const char *text, pgb_stage *stages, int *nstages, bool *rate,
+						 char *why, size_t whylen);
 
 /* --sweep-slo's LATENCY: a number with us, ms (the default) or s, > 0. */
 bool		sweep_parse_slo(const char *text, double *ms);
@@ -180,6 +198,10 @@ typedef struct pgb_options
 	/* -D variables, in the order given; copied into every client */
 	var_store	defines;
 	pgb_sweep	sweep;			/* --sweep (ours); param SWEEP_NONE: none */
+	pgb_stage	stages[PGB_MAX_STAGES]; /* --stages (ours) */
+	int			nstages;
+	bool		stages_rate;	/* targets with "tps": -R rates */
+	const char *stages_text;	/* --stages as given; NULL: none */
 	bool		defines_ready;	/* defines was initialised (options_free) */
 
 	/* storage behind init_steps and a looked-up dbname, owned */

@@ -52,6 +52,13 @@ typedef enum client_state
 	CSTATE_THROTTLE,
 
 	/*
+	 * --stages: the client is beyond the plan's clients for now; it looks
+	 * again every CLIENT_STAGE_POLL_US.  Next: CHOOSE_SCRIPT once the plan
+	 * has room for it, FINISHED on -T.
+	 */
+	CSTATE_STAGE_IDLE,
+
+	/*
 	 * Begin a transaction: connect first under -C (next CONNECTING), then
 	 * take the start time and the snapshot a retry goes back to (random
 	 * state).  Next: START_COMMAND at the script's first command.
@@ -184,6 +191,10 @@ typedef struct client_env
 	prng_state	choose_rs;		/* weighted script choice */
 	prng_state	throttle_rs;	/* Poisson schedule under -R */
 	pg_time_usec_t throttle_trigger;	/* last scheduled start under -R */
+	bool		staged;			/* --stages: the two below follow the plan */
+	double		throttle_delay; /* its rate form: -R's mean delay now */
+	int			active_limit;	/* its clients form: clients with a smaller
+								 * id run */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
 	bool		straight_on;	/* client_may_go_straight_on(cfg), set once */
@@ -193,6 +204,9 @@ typedef struct client_env
 	uint32_t	connect_queue_head; /* -C: ticket admitted next */
 	client_failure failure;		/* why the client just advanced aborted */
 } client_env;
+
+/* How often a client idle under --stages looks at the plan again. */
+#define CLIENT_STAGE_POLL_US INT64_C(20000)
 
 /* Clients of different threads never share a cache line: 64-byte aligned. */
 #define CLIENT_ALIGN 64

@@ -31,6 +31,15 @@ typedef struct run_label
 #define RUN_LABEL_VALUE_MAX 255
 #define RUN_MAX_LABELS 32
 
+/* --stages: one stage of the plan (doc/stages.md). */
+typedef struct run_stage
+{
+	int			seconds;		/* its length (0: a step to its target) */
+	double		target;			/* clients, or tps in the rate form */
+} run_stage;
+
+#define RUN_MAX_STAGES 64
+
 typedef struct run_config
 {
 	int			compat;			/* PostgreSQL major followed (16..19) */
@@ -54,6 +63,11 @@ typedef struct run_config
 	/* how long and how fast */
 	int64_t		nxacts;			/* -t per client; meaningful when duration is 0 */
 	int			duration;		/* -T seconds; 0: none (then nxacts) */
+	run_stage	stages[RUN_MAX_STAGES]; /* --stages, in order (duration is
+										 * their sum) */
+	int			nstages;		/* 0: none */
+	bool		stages_rate;	/* their targets are -R rates, not clients */
+	const char *stages_text;	/* --stages as given, for the report files */
 	int			warmup;			/* --warmup seconds run before -T's, counted
 								 * in no figure; 0: none (needs -T) */
 	double		rate;			/* -R total tps; 0: unthrottled */
@@ -130,5 +144,13 @@ bool		runconf_latency_from_series(const run_config *cfg);
  * workers publish no snapshot).
  */
 pg_time_usec_t runconf_tick_interval(const run_config *cfg);
+
+/*
+ * --stages: the target at `at` us after the run's start.  Within a stage
+ * it moves linearly from the stage before's target to its own (the first
+ * stage from 1 client, or in the rate form from its own rate: no ramp
+ * from nothing); after the last stage, the last target.
+ */
+double		runconf_stage_target(const run_config *cfg, pg_time_usec_t at);
 
 #endif

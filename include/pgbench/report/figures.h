@@ -212,6 +212,7 @@ typedef struct figures_point
 	double		cpu_user_s;
 	double		cpu_system_s;
 	double		busiest_thread_cpu_pct;
+	double		stage_target;	/* --stages' target at the end; NaN: none */
 	int64_t		rss_kb;
 	const timeline_record *raw; /* what it was computed from, for a merge */
 } figures_point;
@@ -357,7 +358,8 @@ typedef struct figures_script
 	  ADDED_NULL_WHEN(!f->server_stats), SETTING_FIRST, 10, 60000) \
 	X("progress_s", SETTING_INT, extra.progress_s, ADDED_NULL_WHEN(f->extra.progress_s <= 0), \
 	  SETTING_SAME, 1, INT_MAX) \
-	X("warmup_s", SETTING_INT, warmup, ADDED_NULL_WHEN(f->warmup <= 0), SETTING_SAME, 1, INT_MAX)
+	X("warmup_s", SETTING_INT, warmup, ADDED_NULL_WHEN(f->warmup <= 0), SETTING_SAME, 1, INT_MAX) \
+	X("stages", SETTING_STRING, stages, ADDED_NULL_WHEN(f->stages == NULL), SETTING_SAME, 0, 0)
 
 /* How a setting is written (report_json.c) and read back (merge). */
 typedef enum report_setting_kind
@@ -427,6 +429,7 @@ typedef struct report_figures
 	int64_t		nxacts;			/* -t per client; meaningful when duration is 0 */
 	int			duration;		/* -T seconds; 0: -t */
 	int			warmup;			/* --warmup seconds before -T's; 0: none */
+	const char *stages;			/* --stages as given; NULL: none */
 	double		rate;			/* -R as given; 0: none */
 	bool		throttled;		/* -R: lag figures */
 	double		latency_limit_ms;	/* -L as given; 0: none */

@@ -251,6 +251,7 @@ typedef enum report_use
 	X(POINT, SERVER, "server", RT_OBJECT, true, "", RU_SHOWN) \
 	X(POINT, HOST, "host", RT_OBJECT, true, "", RU_SHOWN) \
 	X(POINT, HISTOGRAM, "histogram", RT_OBJECT, true, "", RU_READ) \
+	X(POINT, STAGE_TARGET, "stage_target", RT_NUMBER, true, "", RU_READ) \
 	\
 	X(POINT_LATENCY, AVERAGE, "average", RT_NUMBER, true, "ms", RU_SHOWN) \
 	X(POINT_LATENCY, STDDEV, "stddev", RT_NUMBER, true, "ms", RU_SHOWN) \

@@ -179,6 +179,9 @@ typedef struct timeline_record
 	double		busiest_thread_cpu;	/* the highest share of one CPU a
 									 * worker thread used (1.0: all of it) */
 	int64_t		rss_kb;			/* the client's resident memory at the end */
+	bool		staged;			/* --stages: stage_target is set */
+	double		stage_target;	/* the plan's clients (or tps) at the end,
+								 * summed over merged runs */
 	uint32_t	buckets[TIMELINE_NBUCKETS];	/* coarse latency histogram of
 											 * the successful transactions */
 	timeline_server server;		/* --server-stats; zero when off */
