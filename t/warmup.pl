@@ -75,12 +75,24 @@ is($lines, $processed, "the -l log holds the counted transactions, no more ($lin
 ok(defined($first) && $first >= $doc->{start_epoch_s} + 2 - 0.001,
 	'... all of them ended after the warm-up (' . ($first // 'none') . ' >= ' . ($doc->{start_epoch_s} + 2) . ')');
 
+# ---- compare: the warm-up's intervals are no sample --------------------------------
+
+($rc, $out, $err) = pgbench([ '--compare', 'w.json', 'w.json', '--report-html=cmp.html' ], env => \%env);
+is($rc, 0, 'compare a warm-up run with itself: exit status 0') or diag($err);
+like($out, qr/^tps .*no significant difference/m, '... no difference');
+($rc, $out, $err) = pgbench([ '--compare', 'w.json', 'w.json', '--report-json=-' ], env => \%env);
+is($rc, 0, '--compare --report-json=-: exit status 0') or diag($err);
+my $cmp = eval { decode_json($out) };
+ok($cmp && $cmp->{comparisons}, '... the document on stdout') or diag($@);
+like($err, qr/^tps .*no significant difference/m, '... the text on stderr');
+ok(!-e '-', '... and no file named "-"');
+
 # ---- the page ----------------------------------------------------------------------
 
 my $chromium = find_chromium();
 SKIP:
 {
-	skip 'Chromium is not installed', 3 unless $chromium;
+	skip 'Chromium is not installed', 5 unless $chromium;
 	my $profile = tempdir('chromium_XXXXXX', TMPDIR => 1, CLEANUP => 1);
 	my ($brc, $dom, $berr) = run_cmd([ $chromium, '--headless', '--disable-gpu', '--no-sandbox',
 			'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
@@ -88,13 +100,12 @@ SKIP:
 	is($brc, 0, 'page: chromium --dump-dom: exit code 0') or diag($berr);
 	like($dom, qr{<pre id="status">ok [^<]*</pre>}, 'page: drawn with no script error');
 	like($dom, qr{id="chart-tps"[^>]* data-warmup="2"}, 'page: the tps chart shades the warm-up');
+	($brc, $dom, $berr) = run_cmd([ $chromium, '--headless', '--disable-gpu', '--no-sandbox',
+			'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
+			'--window-size=1100,3200', '--dump-dom', "file://$dir/cmp.html" ], timeout => 180);
+	like($dom, qr{<pre id="status">ok [^<]*</pre>}, 'comparison page: drawn with no script error');
+	like($dom, qr{id="chart-tps-1"[^>]* data-warmup="2"}, 'comparison page: the warm-up shaded too');
 }
-
-# ---- compare: the warm-up's intervals are no sample --------------------------------
-
-($rc, $out, $err) = pgbench([ '--compare', 'w.json', 'w.json' ], env => \%env);
-is($rc, 0, 'compare a warm-up run with itself: exit status 0') or diag($err);
-like($out, qr/^tps .*no significant difference/m, '... no difference');
 
 # ---- interrupted in the warm-up ----------------------------------------------------
 

@@ -384,6 +384,8 @@ compare_run(int nsides, char *const *sides, const char *json_path, const char *h
 				shown;
 	int			rc = 0,
 				failed = 0;
+	/* --report-json=-: the document on stdout, the text on stderr (as a run's) */
+	FILE	   *text = json_path != NULL && strcmp(json_path, "-") == 0 ? stderr : stdout;
 
 	memset(&err, 0, sizeof(err));
 	for (int i = 0; i < nsides && rc == 0; i++)
@@ -400,12 +402,12 @@ compare_run(int nsides, char *const *sides, const char *json_path, const char *h
 		for (int f = 0; f < CF_COUNT; f++)
 			figure_interval(&side[0], &side[i], (cmp_figure) f, &ci->interval[f]);
 		if (i > 1)
-			fputc('\n', stdout);
-		print_comparison(stdout, &side[0], ci);
-		compare_evidence(stdout, &side[0], &side[i]);
-		failed += check_thresholds(stdout, &side[0], ci, thresholds, nthresholds);
+			fputc('\n', text);
+		print_comparison(text, &side[0], ci);
+		compare_evidence(text, &side[0], &side[i]);
+		failed += check_thresholds(text, &side[0], ci, thresholds, nthresholds);
 	}
-	fflush(stdout);
+	fflush(text);
 	if (rc == 0 && json_path != NULL && !compare_json_write(json_path, &side[0], c, nsides - 1))
 		rc = 1;
 	if (rc == 0 && html_path != NULL && !compare_html_write(html_path, &side[0], c, nsides - 1))

@@ -27,7 +27,10 @@ num(const json_value *obj, const char *key)
 	return v != NULL && v->kind == JSON_NUMBER ? json_num(v) : NAN;
 }
 
-/* One report: its side, file, points [t_s, tps, p50, p99] and histogram buckets. */
+/*
+ * One report: its side, file, warm-up (s, or null), points [t_s, tps,
+ * p50, p99] and histogram buckets.
+ */
 static void
 put_run(json_writer *jw, const char *side, const cmp_run *run)
 {
@@ -37,9 +40,12 @@ put_run(json_writer *jw, const char *side, const cmp_run *run)
 	const json_value *histo = json_get(root, "latency_histogram");
 	const json_value *buckets = histo != NULL && histo->kind == JSON_OBJECT ? json_get(histo, "buckets") : NULL;
 
+	const json_value *settings = json_get(root, "settings");
+
 	open_block(jw, NULL, '{');
 	put_str(jw, "side", side);
 	put_str(jw, "file", run->file);
+	put_num(jw, "warmup_s", num(settings, "warmup_s"));
 	open_block(jw, "points", '[');
 	for (int i = 0; points != NULL && points->kind == JSON_ARRAY && i < points->n; i++)
 	{

@@ -43,6 +43,27 @@
 		return (index - shift * sub) * width + width - 1;
 	}
 
+	/*
+	 * A uPlot plugin that shades the warm-up (the longest of the sides',
+	 * --warmup), as the run's page does; the chart's box holds its end in
+	 * data-warmup.
+	 */
+	function warmupMark(endS) {
+		return {hooks: {drawClear: [function (u) {
+			var ctx = u.ctx, left = u.bbox.left, right = u.bbox.left + u.bbox.width;
+			var x1 = Math.min(u.valToPos(endS, "x", true), right);
+			if (!(x1 > left)) return;
+			ctx.save();
+			ctx.fillStyle = "rgba(230, 160, 20, 0.16)";
+			ctx.fillRect(left, u.bbox.top, x1 - left, u.bbox.height);
+			ctx.fillStyle = "rgba(150, 95, 0, 0.9)";
+			ctx.font = "12px sans-serif";
+			ctx.fillText("warm-up", left + 4, u.bbox.top + 14);
+			ctx.restore();
+			u.root.parentNode.setAttribute("data-warmup", String(endS));
+		}]}};
+	}
+
 	function chart(name, title, xLabel, yLabel, lines, opts) {
 		/* lines: [{label, x: [...], y: [...]}], put on one x axis by uPlot's join */
 		var box = el("div", {"class": "chart", id: "chart-" + name});
@@ -52,6 +73,7 @@
 		var u = new uPlot({
 			width: Math.min(960, root.clientWidth || 960), height: 260,
 			scales: {x: {time: false, distr: opts && opts.logX ? 3 : 1}},
+			plugins: opts && opts.warmup > 0 ? [warmupMark(opts.warmup)] : [],
 			axes: [{label: xLabel}, {label: yLabel}],
 			series: [{label: xLabel}].concat(lines.map(function (l, i) {
 				return {label: l.label, stroke: colors[i % colors.length], width: 1.5, spanGaps: true,
@@ -115,8 +137,12 @@
 						y: r.points.map(function (p) { return p[col]; })};
 				});
 			}
-			chart("tps-" + k, "tps over time", "seconds since start", "tps", over(1));
-			chart("p99-" + k, "latency p99 over time", "seconds since start", "ms", over(3));
+			var warmup = Math.max.apply(null, sides.map(function (r) { return r.warmup_s || 0; }));
+			if (warmup > 0)
+				root.appendChild(el("p", {}, ["shaded at the start: the warm-up (" + warmup +
+					" s), run but left out of every figure and of the comparison"]));
+			chart("tps-" + k, "tps over time", "seconds since start", "tps", over(1), {warmup: warmup});
+			chart("p99-" + k, "latency p99 over time", "seconds since start", "ms", over(3), {warmup: warmup});
 			chart("cdf-" + k, "latency distribution (cumulative)", "latency (ms)", "% of transactions",
 				sides.filter(function (r) { return r.buckets.length > 0; }).map(function (r) {
 					var c = cdf(r);

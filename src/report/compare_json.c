@@ -102,7 +102,8 @@ compare_json_put(json_writer *jw, const char *key, const cmp_side *base, const c
 bool
 compare_json_write(const char *path, const cmp_side *base, const cmp_comparison *c, int n)
 {
-	FILE	   *out = fopen(path, "w");
+	bool		to_stdout = strcmp(path, "-") == 0;
+	FILE	   *out = to_stdout ? stdout : fopen(path, "w");
 	json_writer jw;
 
 	if (out == NULL)
@@ -115,5 +116,12 @@ compare_json_write(const char *path, const cmp_side *base, const cmp_comparison 
 	jw.schema_bad = RM_NONE;
 	compare_json_put(&jw, NULL, base, c, n);
 	fputc('\n', out);
+	if (to_stdout)
+	{
+		if (fflush(out) == 0 && !ferror(out))
+			return true;
+		diag_error("could not write the comparison to standard output: %s", strerror(errno));
+		return false;
+	}
 	return report_file_close(out, path);
 }
