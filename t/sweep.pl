@@ -5,12 +5,13 @@
 # step's whole report, and a page whose two curves Chromium draws with
 # the knee marked; a -D variable swept reaches the script (and -l writes
 # a log per step); a rate sweep offers each rate; --sweep-stop-on=slo ends
-# the sweep at the first step beyond the SLO; bad sweeps are refused
-# before any run.
+# the sweep at the first step beyond the SLO; a SIGINT still leaves the
+# table and the document; bad sweeps are refused before any run.
 use strict;
 use warnings;
 
 use File::Temp qw(tempdir);
+use IPC::Run;
 use JSON::PP;
 use PgbTest;
 use Test::More;
@@ -141,5 +142,25 @@ is($rc, 0, 'stop on the SLO: exit status 0') or diag($err);
 like($err, qr/^sweep: stopped after step 1 of 3 \(--sweep-stop-on=slo\)$/m, '... after the first step, beyond it');
 like($out, qr/^sweep of clients: 1 of 3 steps run; no knee: no step kept latency p99 within 0\.001 ms$/m,
 	'... and the table says so');
+
+# ---- SIGINT: the sweep still ends with its table and document -------------------------
+
+{
+	my ($o, $e) = ('', '');
+	my $h = do {
+		local %ENV = (%ENV, %env);
+		IPC::Run::start([ our_pgbench_path(), '-n', '-S', '-T', '30', '-P', '1', '--sweep=clients:1,2,3',
+				'--report-json=int.json' ], '<', \undef, '>', \$o, '2>', \$e, IPC::Run::timeout(300));
+	};
+	my $going = poll_until(sub { $h->pump_nb; $e =~ /^progress: 1\.0 s/m }, 120);
+	ok($going, 'SIGINT: the first step is under way');
+	$h->signal('INT');
+	$h->finish;
+	is($? >> 8, 130, 'SIGINT: exit status 130');
+	like($o, qr/^sweep of clients: 1 of 3 steps run; /m, '... the table of the step run');
+	my $idoc = eval { decode_json(slurp('int.json')) };
+	ok($idoc, '... the document written') or diag($@);
+	is($idoc->{steps}[0]{outcome}, 'interrupted', '... its step interrupted');
+}
 
 done_testing();

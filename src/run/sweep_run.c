@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pgbench/base/diag.h"
+#include "pgbench/base/interrupt.h"
 #include "pgbench/report/sweep.h"
 #include "pgbench/report/threshold.h"
 #include "pgbench/run/bench.h"
@@ -91,6 +92,7 @@ sweep_run(pgb_options *opts)
 	int			rc = 0,
 				k;
 	sweep_table *t;
+	atomic_bool stop = false;
 	int			step_s = opts->duration + opts->warmup;
 
 	if (sw->param == SWEEP_VAR && vslot < 0)
@@ -102,6 +104,12 @@ sweep_run(pgb_options *opts)
 		return 1;
 	}
 	t = sweep_table_new(sw->name, sw->param != SWEEP_VAR || !isnan(sw->values[0]), sw->slo_ms);
+	/*
+	 * A signal between two steps (each step arms and disarms its own
+	 * catching: interrupt.h) is caught here too, so that the sweep still
+	 * ends with its table and report files.
+	 */
+	interrupt_arm(&stop, -1);
 	for (k = 0; k < sw->nsteps; k++)
 	{
 		pgb_options step = *opts;
@@ -133,6 +141,13 @@ sweep_run(pgb_options *opts)
 		unlink(path);
 		if (step_rc == 1 || step_rc >= 128)
 			break;				/* a step that could not start, or a signal: no more */
+		if (interrupt_signal() != 0)
+		{
+			fprintf(stderr, "sweep: interrupted by signal %s after step %d of %d\n",
+					interrupt_signal_name(interrupt_signal()), k + 1, sw->nsteps);
+			rc = worse_status(rc, 128 + interrupt_signal());
+			break;
+		}
 		if (sw->stop_on != SWEEP_STOP_NONE && k + 1 < sw->nsteps)
 		{
 			sweep_knee	knee = sweep_table_knee(t);
@@ -145,6 +160,7 @@ sweep_run(pgb_options *opts)
 			}
 		}
 	}
+	interrupt_disarm();
 	rmdir(tdir);
 	if (!sweep_table_finish(t, stdout, sw->nsteps, opts->report_json, opts->report_html))
 		rc = worse_status(rc, 2);
