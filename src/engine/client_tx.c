@@ -89,9 +89,7 @@ client_prepare_throttle(client *c, client_env *env, pg_time_usec_t *now)
 	const run_config *cfg = env->cfg;
 
 	/* the delays between starts form a Poisson process of this thread's rate */
-	env->throttle_trigger += random_poisson(&env->throttle_rs,
-											PGB_UNLIKELY(env->staged) ? env->throttle_delay
-											: cfg->throttle_delay);
+	env->throttle_trigger += random_poisson(&env->throttle_rs, env->throttle_delay);
 	c->txn_scheduled = env->throttle_trigger;
 
 	/* under -L, a slot that is already too late is skipped, not run */

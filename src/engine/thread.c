@@ -321,10 +321,10 @@ end_warmup(worker *w, pg_time_usec_t now)
 }
 
 /*
- * --stages, once a pass: the plan's target now, as the clients that may
- * run (ids below it) or as the -R delay of the rate form.
+ * --stages: the plan's target now, as the clients that may run (ids below
+ * it) or as the -R delay of the rate form; looked at again in
+ * CLIENT_STAGE_POLL_US / 2.
  */
-__attribute__((noinline))
 static void
 follow_stages(worker *w, pg_time_usec_t now)
 {
@@ -335,6 +335,38 @@ follow_stages(worker *w, pg_time_usec_t now)
 		w->env.throttle_delay = runconf_throttle_delay(target, cfg->nthreads);
 	else
 		w->env.active_limit = (int) (target + 0.5);
+	w->stage_due = now + CLIENT_STAGE_POLL_US / 2;
+}
+
+/* The earliest of the loop's timed chores: the one comparison a pass makes. */
+static void
+set_due(worker *w)
+{
+	pg_time_usec_t due = w->log_flush_at;
+
+	if (w->warm_end < due)
+		due = w->warm_end;
+	if (w->stage_due < due)
+		due = w->stage_due;
+	w->due_at = due;
+}
+
+/*
+ * A pass's clock reached due_at: the log's flush, the end of the
+ * warm-up, the stages' target, each when its time came.  Kept out of
+ * line: the loop's code pays one comparison per pass for all three.
+ */
+__attribute__((noinline, cold))
+static void
+run_due(worker *w, pg_time_usec_t now)
+{
+	if (now >= w->log_flush_at)
+		tick_log(w, now);
+	if (now >= w->warm_end)
+		end_warmup(w, now);
+	if (now >= w->stage_due)
+		follow_stages(w, now);
+	set_due(w);
 }
 
 /*
@@ -612,12 +644,8 @@ run_loop(worker *w)
 		pass_now = pgb_time_now();
 		if (w->env.end_time > 0 && pass_now >= w->env.end_time)
 			w->env.timer_exceeded = true;
-		if (PGB_UNLIKELY(pass_now >= w->log_flush_at))
-			tick_log(w, pass_now);
-		if (PGB_UNLIKELY(pass_now >= w->warm_end))
-			end_warmup(w, pass_now);
-		if (PGB_UNLIKELY(w->env.staged))
-			follow_stages(w, pass_now);
+		if (PGB_UNLIKELY(pass_now >= w->due_at))
+			run_due(w, pass_now);
 
 		/* who is due now; a client run in this pass is not visited again */
 		todo = ls.timers > 0 || w->env.timer_exceeded ? w->nclients : ls.runnable + nready;
@@ -704,6 +732,10 @@ worker_main(void *arg)
 	}
 	else if (w->log.is_open)
 		begin_log(w, w->bench_start);
+	w->stage_due = INT64_MAX;
+	if (w->env.staged)
+		follow_stages(w, w->bench_start);
+	set_due(w);
 
 	busy_at_start = thread_busy_s();
 	if (!atomic_load(&sh->setup_failed) && !atomic_load(&sh->stop))

@@ -135,6 +135,7 @@ client_state
 fixture_run(fixture *fx, const char *name)
 {
 	fx->env.straight_on = client_may_go_straight_on(&fx->cfg);
+	fx->env.throttle_delay = fx->cfg.throttle_delay;	/* as worker_prepare sets it */
 	for (int pass = 0; pass < 1000; pass++)
 	{
 		pg_time_usec_t now = 0;

@@ -45,6 +45,7 @@ test_throttle_skips(void)
 	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 3, nothing))
 		return;
 	fx.cfg.throttle_delay = 1000;
+	fx.env.throttle_delay = fx.cfg.throttle_delay;
 	fx.cfg.latency_limit = 1000;
 	fx.env.throttle_trigger = 0;	/* the schedule starts long ago */
 	expect_finished(&fx, "-R -L: late slots skipped", 0);
@@ -65,6 +66,7 @@ test_throttle_runs(void)
 	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 2, two))
 		return;
 	fx.cfg.throttle_delay = 2000;
+	fx.env.throttle_delay = fx.cfg.throttle_delay;
 	fx.cfg.latency_measured = true;
 	fx.env.throttle_trigger = pgb_time_now();
 	step(&fx);
@@ -89,6 +91,7 @@ test_throttle_endings(void)
 	{
 		fx.cfg.duration = 60;
 		fx.cfg.throttle_delay = 10 * USEC_PER_SEC;
+		fx.env.throttle_delay = fx.cfg.throttle_delay;
 		fx.env.throttle_trigger = pgb_time_now() + 60 * USEC_PER_SEC;
 		step(&fx);
 		tap_is_int(fx.c.state, CSTATE_THROTTLE, "-T: waiting for the slot");
@@ -100,6 +103,7 @@ test_throttle_endings(void)
 	{
 		fx.cfg.duration = 1;
 		fx.cfg.throttle_delay = 10 * USEC_PER_SEC;
+		fx.env.throttle_delay = fx.cfg.throttle_delay;
 		fx.env.throttle_trigger = pgb_time_now();
 		fx.env.end_time = fx.env.throttle_trigger;
 		expect_finished(&fx, "-R slot past the -T deadline", 0);

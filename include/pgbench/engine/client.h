@@ -192,7 +192,9 @@ typedef struct client_env
 	prng_state	throttle_rs;	/* Poisson schedule under -R */
 	pg_time_usec_t throttle_trigger;	/* last scheduled start under -R */
 	bool		staged;			/* --stages: the two below follow the plan */
-	double		throttle_delay; /* its rate form: -R's mean delay now */
+	double		throttle_delay; /* -R's mean delay between this thread's
+								 * starts: cfg's, or what the rate form of
+								 * --stages plans now */
 	int			active_limit;	/* its clients form: clients with a smaller
 								 * id run */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */

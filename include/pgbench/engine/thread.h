@@ -95,6 +95,10 @@ typedef struct worker
 	pg_time_usec_t warm_end;	/* --warmup: when its counts are forgotten;
 								 * INT64_MAX: no warm-up, or it is over */
 	pg_time_usec_t measure_start;	/* what its figures count from */
+	pg_time_usec_t stage_due;	/* --stages: when to look at the plan again;
+								 * INT64_MAX: no stages */
+	pg_time_usec_t due_at;		/* the earliest of log_flush_at, warm_end and
+								 * stage_due: a pass compares only this */
 	double		bench_busy_s;	/* the thread's time on a CPU or waiting for
 								 * one between the two; -1: unknown */
 	stats_run	stats;			/* this thread's counts; merged after join */
