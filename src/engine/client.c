@@ -92,8 +92,6 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 		case CSTATE_CONNECTING:
 			return client_connect_wait(c, fd, event, wake_at);
 		case CSTATE_SLEEP:
-			*wake_at = c->sleep_until;
-			return CWAIT_TIMER;
 		case CSTATE_STAGE_IDLE:
 			*wake_at = c->sleep_until;
 			return CWAIT_TIMER;

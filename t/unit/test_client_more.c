@@ -466,10 +466,51 @@ test_connect_endings(void)
 	ss_free(slow);
 }
 
+/*
+ * --stages: a client beyond the plan's clients waits on a timer, drawing
+ * nothing, and runs once the plan has room for it; -T ends it waiting.
+ */
+static void
+test_stage_idle(void)
+{
+	fixture		fx;
+	int			fd;
+	waitset_event ev;
+	pg_time_usec_t wake = 0;
+	static const char *const one[] = {"> Q SELECT 1;", "< ROWS a | 1", "< END", NULL};
+
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 1, one))
+		return;
+	fx.env.staged = true;
+	fx.env.active_limit = 0;
+	step(&fx);
+	tap_is_int(fx.c.state, CSTATE_STAGE_IDLE, "stages: a client beyond the plan waits");
+	tap_is_int(client_wait(&fx.c, &fd, &ev, &wake), CWAIT_TIMER, "stages: on a timer");
+	tap_ok(wake > pgb_time_now() - CLIENT_STAGE_POLL_US && wake <= pgb_time_now() + CLIENT_STAGE_POLL_US,
+		   "stages: due within a poll");
+	step(&fx);
+	tap_is_int(fx.c.state, CSTATE_STAGE_IDLE, "stages: still waiting while the plan has no room");
+	tap_is_int(fx.c.cnt, 0, "stages: no transaction meanwhile");
+	fx.env.active_limit = 1;
+	expect_finished(&fx, "stages: it runs once the plan has room", 1);
+	fixture_free(&fx);
+
+	if (!fixture_init(&fx, "SELECT 1;\n", QUERY_SIMPLE, 1, nothing))
+		return;
+	fx.env.staged = true;
+	fx.env.active_limit = 0;
+	step(&fx);
+	fx.env.timer_exceeded = true;
+	step(&fx);
+	tap_is_int(fx.c.state, CSTATE_FINISHED, "stages: -T over while waiting: finished");
+	fixture_free(&fx);
+}
+
 int
 main(void)
 {
 	test_throttle_skips();
+	test_stage_idle();
 	test_throttle_runs();
 	test_throttle_endings();
 	test_sleep();

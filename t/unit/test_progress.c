@@ -7,6 +7,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pgbench/report/progress.h"
@@ -215,11 +216,77 @@ test_histograms(void)
 	tap_ok(total.latency_hist == NULL && total.script_hist == NULL, "stats_run_free releases them");
 }
 
+/*
+ * --warmup's cut (stats_slot_cut): the owner forgets its counts and its
+ * histogram, and the slot's readers go on seeing totals and histogram
+ * counters that only grow (the base it keeps plus what comes after).
+ */
+static void
+test_cut(void)
+{
+	stats_run	sr;
+	stats_slot	slot;
+	stats_data	seen;
+	hist		h;
+	int64_t    *counts;
+
+	if (!stats_run_init(&sr, 1, 1) || !stats_run_enable_hist(&sr, false) ||
+		!hist_init(&h, HIST_ONE_HOUR_US))
+	{
+		tap_ok(false, "cut: set up");
+		return;
+	}
+	counts = calloc((size_t) h.nbuckets, sizeof(int64_t));
+	stats_slot_init(&slot);
+	tap_ok(stats_slot_enable_cut(&slot, sr.latency_hist->nbuckets), "cut: room for the base");
+	for (int i = 0; i < 3; i++)
+	{
+		stats_slot_write_begin(&slot);
+		stats_data_add(&sr.total, STATS_SUCCESS, 100.0 * (i + 1), 0, 1, false);
+		stats_run_record_latency(&sr, 0, 100.0 * (i + 1));
+		stats_slot_write_end(&slot, &sr.total);
+	}
+	sr.latency_late = 2;
+	sr.conn_duration = 77;
+	sr.per_command[0].latency.count = 5;
+	stats_slot_cut(&slot, &sr);
+	tap_is_int(sr.total.cnt, 0, "cut: the owner's totals are forgotten");
+	tap_is_int(hist_count(sr.latency_hist), 0, "cut: and its histogram");
+	tap_is_int(sr.latency_late, 0, "cut: and the late count");
+	tap_is_int(sr.per_command[0].latency.count, 0, "cut: and the commands' figures");
+	tap_is_int(sr.conn_duration, 77, "cut: the connection time is kept");
+	memset(&seen, 0, sizeof(seen));
+	stats_slot_collect_hist(&slot, &seen, sr.latency_hist, counts);
+	tap_is_int(seen.cnt, 3, "cut: a reader still sees the 3 transactions");
+	tap_is_double(seen.latency.sum, 600.0, 1e-9, "cut: and their latency sum");
+	{
+		int64_t		n = 0;
+
+		for (int b = 0; b < h.nbuckets; b++)
+			n += counts[b];
+		tap_is_int(n, 3, "cut: and their histogram counters");
+	}
+	stats_slot_write_begin(&slot);
+	stats_data_add(&sr.total, STATS_SUCCESS, 400.0, 0, 1, false);
+	stats_run_record_latency(&sr, 0, 400.0);
+	stats_slot_write_end(&slot, &sr.total);
+	memset(&seen, 0, sizeof(seen));
+	stats_slot_collect_hist(&slot, &seen, sr.latency_hist, counts);
+	tap_is_int(seen.cnt, 4, "cut: then the base plus what came after");
+	tap_is_double(seen.latency.sum, 1000.0, 1e-9, "cut: sums too");
+	tap_is_int(sr.total.cnt, 1, "cut: the owner counts only what came after");
+	free(counts);
+	hist_free(&h);
+	stats_slot_release(&slot);
+	stats_run_free(&sr);
+}
+
 int
 main(void)
 {
 	test_lines();
 	test_seqlock();
 	test_histograms();
+	test_cut();
 	return tap_done();
 }

@@ -157,10 +157,39 @@ test_derived(void)
 	tap_ok(runconf_latency_from_series(&cfg), "-P: latency from the series");
 }
 
+/* --stages' plan: linear within a stage, from the stage before's target. */
+static void
+test_stages(void)
+{
+	run_config	cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	tap_is_double(runconf_stage_target(&cfg, 0), 0.0, 0, "no stages: 0");
+	cfg.nstages = 3;
+	cfg.stages[0] = (run_stage) {10, 10};
+	cfg.stages[1] = (run_stage) {0, 20};
+	cfg.stages[2] = (run_stage) {10, 20};
+	tap_is_double(runconf_stage_target(&cfg, 0), 1.0, 1e-12, "clients: the first stage starts from 1");
+	tap_is_double(runconf_stage_target(&cfg, 5000000), 5.5, 1e-12, "clients: half way to 10");
+	tap_is_double(runconf_stage_target(&cfg, 9999999), 10.0 - 9e-7, 1e-9, "clients: just before 10 s");
+	tap_is_double(runconf_stage_target(&cfg, 10000000), 20.0, 1e-12, "clients: a 0 s stage is a step");
+	tap_is_double(runconf_stage_target(&cfg, 15000000), 20.0, 1e-12, "clients: a plateau");
+	tap_is_double(runconf_stage_target(&cfg, 99000000), 20.0, 1e-12, "clients: the last target after the end");
+	cfg.stages_rate = true;
+	cfg.nstages = 2;
+	cfg.stages[0] = (run_stage) {4, 100};
+	cfg.stages[1] = (run_stage) {4, 300};
+	tap_is_double(runconf_stage_target(&cfg, 0), 100.0, 1e-12, "rate: the first stage starts from its own rate");
+	tap_is_double(runconf_stage_target(&cfg, 2000000), 100.0, 1e-12, "rate: and holds it");
+	tap_is_double(runconf_stage_target(&cfg, 6000000), 200.0, 1e-12, "rate: half way to 300");
+	tap_is_double(runconf_stage_target(&cfg, 8000000), 300.0, 1e-12, "rate: 300 at the end");
+}
+
 int
 main(void)
 {
 	test_derived();
+	test_stages();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		test_case(&cases[i]);
 	test_command_tables();
