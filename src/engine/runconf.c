@@ -40,6 +40,14 @@ runconf_stage_target(const run_config *cfg, pg_time_usec_t at)
 	return from;
 }
 
+double
+runconf_stage_applied(const run_config *cfg, pg_time_usec_t at)
+{
+	double		t = runconf_stage_target(cfg, at);
+
+	return cfg->stages_rate ? t : (double) (int) (t + 0.5);
+}
+
 pg_time_usec_t
 runconf_tick_interval(const run_config *cfg)
 {

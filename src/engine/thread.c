@@ -329,12 +329,12 @@ static void
 follow_stages(worker *w, pg_time_usec_t now)
 {
 	const run_config *cfg = w->cfg;
-	double		target = runconf_stage_target(cfg, now - w->shared->origin);
+	double		target = runconf_stage_applied(cfg, now - w->shared->origin);
 
 	if (cfg->stages_rate)
 		w->env.throttle_delay = runconf_throttle_delay(target, cfg->nthreads);
 	else
-		w->env.active_limit = (int) (target + 0.5);
+		w->env.active_limit = (int) target;
 	w->stage_due = now + CLIENT_STAGE_POLL_US / 2;
 }
 

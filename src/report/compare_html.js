@@ -10,6 +10,7 @@
  */
 (function () {
 	"use strict";
+	var el = pgbPage.el, warmupMark = pgbPage.warmupMark;
 	var errors = [], drawn = [];
 	var statusEl = document.getElementById("status");
 	var root = document.getElementById("report");
@@ -21,14 +22,6 @@
 	}
 	window.addEventListener("error", function (ev) { errors.push(String(ev.message)); setStatus(); });
 
-	function el(tag, attrs, children) {
-		var e = document.createElement(tag);
-		Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
-		(children || []).forEach(function (c) {
-			e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-		});
-		return e;
-	}
 	function fmt(v, digits) {
 		if (v === null || v === undefined) return "–";
 		return Number(v).toFixed(digits === undefined ? 3 : digits);
@@ -41,27 +34,6 @@
 		var shift = index < 2 * sub ? 0 : Math.floor(index / sub) - 1;
 		var width = Math.pow(2, shift);
 		return (index - shift * sub) * width + width - 1;
-	}
-
-	/*
-	 * A uPlot plugin that shades the warm-up (the longest of the sides',
-	 * --warmup), as the run's page does; the chart's box holds its end in
-	 * data-warmup.
-	 */
-	function warmupMark(endS) {
-		return {hooks: {drawClear: [function (u) {
-			var ctx = u.ctx, left = u.bbox.left, right = u.bbox.left + u.bbox.width;
-			var x1 = Math.min(u.valToPos(endS, "x", true), right);
-			if (!(x1 > left)) return;
-			ctx.save();
-			ctx.fillStyle = "rgba(230, 160, 20, 0.16)";
-			ctx.fillRect(left, u.bbox.top, x1 - left, u.bbox.height);
-			ctx.fillStyle = "rgba(150, 95, 0, 0.9)";
-			ctx.font = "12px sans-serif";
-			ctx.fillText("warm-up", left + 4, u.bbox.top + 14);
-			ctx.restore();
-			u.root.parentNode.setAttribute("data-warmup", String(endS));
-		}]}};
 	}
 
 	function chart(name, title, xLabel, yLabel, lines, opts) {

@@ -80,6 +80,9 @@ report_html_put_page(FILE *out, const report_page *page, const char *json, size_
 	fputs("</script>\n<script>\n", out);
 	fwrite(report_asset_uplot_js, 1, report_asset_uplot_js_len, out);
 	fputs("\n</script>\n<script>\n", out);
+	/* the pages' shared helpers, then the page's own script: one element */
+	fwrite(report_asset_common_js, 1, report_asset_common_js_len, out);
+	fputc('\n', out);
 	fwrite(page->js, 1, page->js_len, out);
 	fputs("</script>\n</body>\n</html>\n", out);
 }

@@ -9,6 +9,7 @@
  */
 (function () {
 	"use strict";
+	var el = pgbPage.el, warmupMark = pgbPage.warmupMark;
 	var errors = [];
 	var drawn = [];
 	var lastInterval = null;	/* how the series' last point was drawn */
@@ -24,21 +25,6 @@
 		setStatus();
 	});
 
-	/*
-	 * The one way text reaches the page: an element whose attributes are
-	 * set with setAttribute and whose children are elements or text nodes
-	 * (anything not an element becomes the text of String(c)).  Never
-	 * innerHTML: a file name, a command's SQL or a server message from
-	 * the document shows as the characters it holds, markup or not.
-	 */
-	function el(tag, attrs, children) {
-		var e = document.createElement(tag);
-		Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
-		(children || []).forEach(function (c) {
-			e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-		});
-		return e;
-	}
 	/* a member of an object parsed from the document, never an inherited one ("constructor") */
 	function own(o, k) {
 		return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
@@ -178,27 +164,6 @@
 		}]}};
 	}
 
-	/*
-	 * A uPlot plugin that shades the warm-up (--warmup, settings.warmup_s):
-	 * from the chart's left edge to the warm-up's end, in another colour
-	 * than the checkpoints, with its name at the top.  The chart's box
-	 * holds the end it shaded in data-warmup (the browser test reads it).
-	 */
-	function warmupMark(endS) {
-		return {hooks: {drawClear: [function (u) {
-			var ctx = u.ctx, left = u.bbox.left, right = u.bbox.left + u.bbox.width;
-			var x1 = Math.min(u.valToPos(endS, "x", true), right);
-			if (!(x1 > left)) return;
-			ctx.save();
-			ctx.fillStyle = "rgba(230, 160, 20, 0.16)";
-			ctx.fillRect(left, u.bbox.top, x1 - left, u.bbox.height);
-			ctx.fillStyle = "rgba(150, 95, 0, 0.9)";
-			ctx.font = "12px sans-serif";
-			ctx.fillText("warm-up", left + 4, u.bbox.top + 14);
-			ctx.restore();
-			u.root.parentNode.setAttribute("data-warmup", String(endS));
-		}]}};
-	}
 
 	/* Bucket bounds of the log-linear histogram (include/pgbench/stats/histogram.h). */
 	function bucketBounds(index, subBits) {

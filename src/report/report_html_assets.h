@@ -22,6 +22,8 @@ extern const char report_asset_uplot_license[];
 extern const size_t report_asset_uplot_license_len;
 extern const char report_asset_compare_js[];	/* --compare's page */
 extern const size_t report_asset_compare_js_len;
+extern const char report_asset_common_js[];	/* every page's helpers, before its own */
+extern const size_t report_asset_common_js_len;
 extern const char report_asset_sweep_js[];	/* --sweep's page */
 extern const size_t report_asset_sweep_js_len;
 

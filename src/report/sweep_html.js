@@ -10,6 +10,7 @@
  */
 (function () {
 	"use strict";
+	var el = pgbPage.el;
 	var errors = [], drawn = [], kneeText = "none";
 	var statusEl = document.getElementById("status");
 	var root = document.getElementById("report");
@@ -21,14 +22,6 @@
 	}
 	window.addEventListener("error", function (ev) { errors.push(String(ev.message)); setStatus(); });
 
-	function el(tag, attrs, children) {
-		var e = document.createElement(tag);
-		Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
-		(children || []).forEach(function (c) {
-			e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-		});
-		return e;
-	}
 	function fmt(v, digits) {
 		if (v === null || v === undefined) return "–";
 		return Number(v).toFixed(digits === undefined ? 3 : digits);

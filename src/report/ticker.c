@@ -268,15 +268,6 @@ append_record(ticker_state *ts, const timeline_record *r)
 	metrics_record(ts->metrics, r, &ts->last, ts->throttled);
 }
 
-/* --stages' target at `at` us after the start, as the workers round it */
-static double
-stage_target(const run_config *cfg, pg_time_usec_t at)
-{
-	double		t = runconf_stage_target(cfg, at);
-
-	return cfg->stages_rate ? t : (double) (int) (t + 0.5);
-}
-
 /*
  * The record waiting for the server's counters goes into the timeline,
  * with them when they came (else the next record's cover both).
@@ -332,7 +323,7 @@ tick(ticker_state *ts, pg_time_usec_t now, bool print)
 		r.sources = 1;
 		r.delta = iv.delta;
 		r.staged = ts->cfg->nstages > 0;
-		r.stage_target = r.staged ? stage_target(ts->cfg, now - ts->origin) : 0;
+		r.stage_target = r.staged ? runconf_stage_applied(ts->cfg, now - ts->origin) : 0;
 		timeline_record_latencies(&r, ival);
 		client_figures(ts, &r, now - ts->last_tick);
 		host_figures(ts, &r);

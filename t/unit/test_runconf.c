@@ -174,6 +174,8 @@ test_stages(void)
 	tap_is_double(runconf_stage_target(&cfg, 9999999), 10.0 - 9e-7, 1e-9, "clients: just before 10 s");
 	tap_is_double(runconf_stage_target(&cfg, 10000000), 20.0, 1e-12, "clients: a 0 s stage is a step");
 	tap_is_double(runconf_stage_target(&cfg, 15000000), 20.0, 1e-12, "clients: a plateau");
+	tap_is_double(runconf_stage_applied(&cfg, 5000000), 6.0, 0, "clients: applied, 5.5 rounds to 6 clients");
+	tap_is_double(runconf_stage_applied(&cfg, 4000000), 5.0, 0, "clients: applied, 4.6 rounds to 5");
 	tap_is_double(runconf_stage_target(&cfg, 99000000), 20.0, 1e-12, "clients: the last target after the end");
 	cfg.stages_rate = true;
 	cfg.nstages = 2;
@@ -182,6 +184,7 @@ test_stages(void)
 	tap_is_double(runconf_stage_target(&cfg, 0), 100.0, 1e-12, "rate: the first stage starts from its own rate");
 	tap_is_double(runconf_stage_target(&cfg, 2000000), 100.0, 1e-12, "rate: and holds it");
 	tap_is_double(runconf_stage_target(&cfg, 6000000), 200.0, 1e-12, "rate: half way to 300");
+	tap_is_double(runconf_stage_applied(&cfg, 5000000), 150.0, 1e-12, "rate: applied as it is");
 	tap_is_double(runconf_stage_target(&cfg, 8000000), 300.0, 1e-12, "rate: 300 at the end");
 }
 

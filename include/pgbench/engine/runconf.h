@@ -153,4 +153,11 @@ pg_time_usec_t runconf_tick_interval(const run_config *cfg);
  */
 double		runconf_stage_target(const run_config *cfg, pg_time_usec_t at);
 
+/*
+ * The target as the run applies it: in the clients form rounded to the
+ * clients that may run (the workers' limit, the timeline's record), in
+ * the rate form as it is.
+ */
+double		runconf_stage_applied(const run_config *cfg, pg_time_usec_t at);
+
 #endif
