@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/report.sh
 . "$top/bench/lib/report.sh"
 
-ALL_WORKLOADS="select1 select1-plr select-only tpcb-like pipeline10 reconnect c500 init init-j2"
+ALL_WORKLOADS="select1 select1-plr select-only tpcb-like tpcb-prepared ro16 pipeline10 reconnect c500 init init-j2"
 
 usage() {
 	cat <<EOF
@@ -196,6 +196,9 @@ printf 'SELECT 1;\n' >"$OUT/select1.sql"
 	for _ in 1 2 3 4 5 6 7 8 9 10; do printf 'SELECT 1;\n'; done
 	printf '\\endpipeline\n'
 } >"$OUT/pipeline10.sql"
+for _ in $(seq 1 16); do
+	printf '\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n'
+done >"$OUT/ro16.sql"
 
 # wl_setup NAME: WL_ARGS (pgbench arguments but -T/-t), WL_T1 < WL_T2 (-t
 # sizes for the instruction and syscall differences), WL_CONN (which
@@ -213,6 +216,9 @@ wl_setup() {
 	                      --log-prefix "$OUT/plr-log"); WL_T1=500 WL_T2=1500 ;;
 	select-only) WL_ARGS=(-S -M prepared -c "$CLIENTS" -j 1); WL_T1=500 WL_T2=1500 WL_DB=1 ;;
 	tpcb-like)   WL_ARGS=(-b tpcb-like --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=100 WL_T2=300 WL_DB=1 ;;
+	tpcb-prepared) WL_ARGS=(-b tpcb-like -M prepared --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=100 WL_T2=300 WL_DB=1 ;;
+	# read-only, 16 statements a transaction, each with its own random aid
+	ro16)        WL_ARGS=(-n -f "$OUT/ro16.sql" -M prepared -D scale="$SCALE" --random-seed=5432 -c "$CLIENTS" -j 1); WL_T1=50 WL_T2=150 WL_DB=1 ;;
 	pipeline10)  WL_ARGS=(-n -f "$OUT/pipeline10.sql" -M prepared -c "$CLIENTS" -j 1); WL_T1=200 WL_T2=600 ;;
 	reconnect)   WL_ARGS=(-n -f "$OUT/select1.sql" -C -c 4 -j 1); WL_T1=40 WL_T2=120 WL_CONN=average ;;
 	c500)        WL_ARGS=(-n -f "$OUT/select1.sql" -M prepared -c "$MANY" -j 1); WL_T1=10 WL_T2=60 WL_CONN=initial WL_TPLUS=3 ;;

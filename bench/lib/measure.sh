@@ -103,14 +103,17 @@ bm_polled() {
 }
 
 # bm_callgrind BIN LOG ARGS...: user-space instructions of the whole client
-# process (all threads, libpq and libc included).  Sets BM_PROCESSED and
-# BM_COUNTS="instr=N".
+# process (all threads, libpq and libc included), and their split by who
+# executes them (cg_split.pl: the program's own code with its direct libc
+# calls, the allocator, libpq and below).  Sets BM_PROCESSED and
+# BM_COUNTS="instr=N own=N alloc=N libpq=N".
 bm_callgrind() {
-	local bin=$1 log=$2 rc=0 count
+	local bin=$1 log=$2 rc=0 count split
 	shift 2
 	${BM_PIN_CLIENT[@]+"${BM_PIN_CLIENT[@]}"} timeout -k 10 "$BM_DET_LIMIT" \
 		valgrind --tool=callgrind --callgrind-out-file="$log.cg" --log-file="$log.vg" \
 		"$bin" "$@" >"$log" 2>&1 || rc=$?
+	split=$(perl "$(dirname "${BASH_SOURCE[0]}")/cg_split.pl" "$log.cg" 2>>"$log.vg" || true)
 	rm -f "$log.cg"*
 	bm_check_report "$log" "$rc" || return 1
 	count=$(awk '/Collected :/{print $NF; exit}' "$log.vg" 2>/dev/null)
@@ -119,6 +122,8 @@ bm_callgrind() {
 		return 1
 	fi
 	BM_COUNTS="instr=$count"
+	# total own alloc libpq; the total is callgrind's own, above
+	[ -n "$split" ] && BM_COUNTS="$BM_COUNTS $(awk '{printf "own=%s alloc=%s libpq=%s", $2, $3, $4}' <<<"$split")"
 	return 0
 }
 

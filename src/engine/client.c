@@ -52,6 +52,7 @@ client_init(client *c, int id, const run_config *cfg)
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->state = CSTATE_CHOOSE_SCRIPT;
+	client_set_script(c, cfg, 0);
 	var_store_init(&c->vars, cfg->scripts->symtab);
 	copy_defines(&c->vars, cfg->defines);
 	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
@@ -121,59 +122,17 @@ client_wait(const client *c, int *fd, waitset_event *event, pg_time_usec_t *wake
 /* ---- the state machine -------------------------------------------------- */
 
 /*
- * One step from state: the next state, and in *yield whether the client
- * must now wait (for its socket or a timer) before it can go on.
+ * The steps of a failed try and of a client's end (client_step's rare
+ * states): the error's way out, the rollback, a retry or a failure, the
+ * wait of --reconnect, and the end.
  */
 static client_state
-client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
+client_step_failing(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 {
 	client_state next;
 
 	switch (c->state)
 	{
-		case CSTATE_CHOOSE_SCRIPT:
-			return client_choose_transaction(c, env);
-		case CSTATE_PREPARE_THROTTLE:
-			return client_prepare_throttle(c, env, now);
-		case CSTATE_THROTTLE:
-			next = client_timed_wait(env, c->txn_scheduled, now, CSTATE_THROTTLE,
-									 CSTATE_START_TX);
-			*yield = next == CSTATE_THROTTLE;
-			return next;
-		case CSTATE_STAGE_IDLE:
-			next = client_stage_idle(c, env, now);
-			*yield = next == CSTATE_STAGE_IDLE;
-			return next;
-		case CSTATE_START_TX:
-			next = client_start_transaction(c, env, now);
-			*yield = next == CSTATE_CONNECTING;
-			return next;
-		case CSTATE_CONNECTING:
-			next = client_continue_connect(c, env, now);
-			*yield = next == CSTATE_CONNECTING;
-			return next;
-		case CSTATE_START_COMMAND:
-			next = client_start_command(c, env, now);
-			/* the answer cannot be there yet: reading would only fail */
-			*yield = next == CSTATE_WAIT_RESULT || next == CSTATE_WAIT_PREPARE;
-			return next;
-		case CSTATE_WAIT_PREPARE:
-			if (client_read_prepare(c, env, &next))
-				next = client_prepared_next(c, env);
-			*yield = next == CSTATE_WAIT_PREPARE;
-			return next;
-		case CSTATE_WAIT_RESULT:
-			next = client_wait_result(c, env);
-			*yield = next == CSTATE_WAIT_RESULT;
-			return next;
-		case CSTATE_SLEEP:
-			next = client_timed_wait(env, c->sleep_until, now, CSTATE_SLEEP,
-									 CSTATE_END_COMMAND);
-			*yield = next == CSTATE_SLEEP;
-			return next;
-		case CSTATE_END_COMMAND:
-			client_end_command(c, env, now);
-			return CSTATE_START_COMMAND;
 		case CSTATE_ERROR:
 			if (client_leave_error(c, env, &next))
 				return client_after_rollback(c, env, now);
@@ -192,8 +151,6 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return client_retry(c, env, now);
 		case CSTATE_FAILURE:
 			return client_fail_transaction(c, env, now);
-		case CSTATE_END_TX:
-			return client_end_transaction(c, env, now);
 		case CSTATE_RECONNECT_WAIT:
 			next = client_reconnect_wait(c, env, now);
 			*yield = next == CSTATE_RECONNECT_WAIT;
@@ -204,9 +161,114 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			client_disconnect(c);
 			*yield = true;
 			return c->state;
+		default:
+			break;
 	}
 	*yield = true;
 	return c->state;
+}
+
+/*
+ * Whether one step may run a transaction's end into the next one's first
+ * send (env->fuse_steps): only where the client goes straight on anyway
+ * (below), and never under --reconnect, whose handling of a lost
+ * connection depends on the state the step began in
+ * (client_reconnect_after).
+ */
+static inline bool
+client_fuses_steps(const client_env *env)
+{
+	return env->fuse_steps;
+}
+
+/*
+ * One step from state: the next state, and in *yield whether the client
+ * must now wait (for its socket or a timer) before it can go on.  The
+ * steps every transaction takes run into each other where nothing can
+ * come between them (the fall-throughs): a command's result into its end
+ * and the next command's start; the choice of a script into the start of
+ * its transaction; and where client_fuses_steps, the script's end into
+ * the transaction's and that into the next one's first send.  The loop in client_advance would take them
+ * one after the other to the same effect, at some 15 instructions a turn.
+ */
+static client_state
+client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
+{
+	client_state next;
+
+	switch (c->state)
+	{
+		case CSTATE_END_TX:
+	end_tx:
+			next = client_end_transaction(c, env, now);
+			if (next != CSTATE_CHOOSE_SCRIPT || !client_fuses_steps(env))
+				return next;
+			/* fall through */
+		case CSTATE_CHOOSE_SCRIPT:
+			next = client_choose_transaction(c, env);
+			if (next != CSTATE_START_TX)
+				return next;
+			/* fall through */
+		case CSTATE_START_TX:
+			next = client_start_transaction(c, env, now);
+			if (next != CSTATE_START_COMMAND || !client_fuses_steps(env))
+			{
+				*yield = next == CSTATE_CONNECTING;
+				return next;
+			}
+			goto start_command;
+		case CSTATE_PREPARE_THROTTLE:
+			return client_prepare_throttle(c, env, now);
+		case CSTATE_THROTTLE:
+			next = client_timed_wait(env, c->txn_scheduled, now, CSTATE_THROTTLE,
+									 CSTATE_START_TX);
+			*yield = next == CSTATE_THROTTLE;
+			return next;
+		case CSTATE_STAGE_IDLE:
+			next = client_stage_idle(c, env, now);
+			*yield = next == CSTATE_STAGE_IDLE;
+			return next;
+		case CSTATE_CONNECTING:
+			next = client_continue_connect(c, env, now);
+			*yield = next == CSTATE_CONNECTING;
+			return next;
+		case CSTATE_WAIT_RESULT:
+			next = client_wait_result(c, env);
+			if (next != CSTATE_END_COMMAND)
+			{
+				*yield = next == CSTATE_WAIT_RESULT;
+				return next;
+			}
+			/* fall through */
+		case CSTATE_END_COMMAND:
+			client_end_command(c, env, now);
+			/* fall through */
+		case CSTATE_START_COMMAND:
+	start_command:
+			/* the script's end, outside a pipeline: the transaction's */
+			if (c->command >= c->cur_script->ncommands && !c->pipelines)
+			{
+				if (client_fuses_steps(env))
+					goto end_tx;
+				return CSTATE_END_TX;
+			}
+			next = client_start_command(c, env, now);
+			/* the answer cannot be there yet: reading would only fail */
+			*yield = next == CSTATE_WAIT_RESULT || next == CSTATE_WAIT_PREPARE;
+			return next;
+		case CSTATE_WAIT_PREPARE:
+			if (client_read_prepare(c, env, &next))
+				next = client_prepared_next(c, env);
+			*yield = next == CSTATE_WAIT_PREPARE;
+			return next;
+		case CSTATE_SLEEP:
+			next = client_timed_wait(env, c->sleep_until, now, CSTATE_SLEEP,
+									 CSTATE_END_COMMAND);
+			*yield = next == CSTATE_SLEEP;
+			return next;
+		default:
+			return client_step_failing(c, env, now, yield);
+	}
 }
 
 /*
@@ -251,6 +313,9 @@ client_may_go_straight_on(const run_config *cfg)
 void
 client_advance(client *c, client_env *env, pg_time_usec_t *now)
 {
+	const bool	reconnect = env->cfg->reconnect;
+	const bool	straight_on = env->straight_on;
+
 	for (;;)
 	{
 		bool		yield = false;
@@ -259,12 +324,11 @@ client_advance(client *c, client_env *env, pg_time_usec_t *now)
 
 		c->state = stepped;
 		/* --reconnect may turn an abort into a wait: that one runs now */
-		if (PGB_UNLIKELY(env->cfg->reconnect))
+		if (PGB_UNLIKELY(reconnect))
 			c->state = client_reconnect_after(c, env, from, now);
 		if (yield && c->state == stepped)
 			return;
-		if (from == CSTATE_END_TX && c->state == CSTATE_CHOOSE_SCRIPT &&
-			!env->straight_on)
+		if (from == CSTATE_END_TX && c->state == CSTATE_CHOOSE_SCRIPT && !straight_on)
 			return;
 	}
 }

@@ -32,8 +32,9 @@
 static inline const command *
 client_current_command(const client *c, const run_config *cfg)
 {
-	const script *s = &cfg->scripts->scripts[c->script];
+	const script *s = c->cur_script;
 
+	(void) cfg;
 	return c->command < s->ncommands ? s->commands[c->command] : NULL;
 }
 
@@ -41,7 +42,17 @@ client_current_command(const client *c, const run_config *cfg)
 static inline int
 client_flat_command(const client *c, const run_config *cfg)
 {
-	return cfg->script_offset[c->script] + c->command;
+	(void) cfg;
+	return c->flat_base + c->command;
+}
+
+/* Make script the running one (client_tx.c, client_init). */
+static inline void
+client_set_script(client *c, const run_config *cfg, int index)
+{
+	c->script = index;
+	c->cur_script = &cfg->scripts->scripts[index];
+	c->flat_base = cfg->script_offset[index];
 }
 
 /* ==== primitives (client_fail.c) ========================================= */

@@ -20,24 +20,30 @@
  */
 static client_state held_error_abort(client *c, client_env *env);
 
-bool
-client_next_result(client *c, client_env *env, client_state waiting, bool *fresh,
-				   pgb_result **res, client_state *next)
+/* The connection broke while waiting in state waiting: abort. */
+static __attribute__((noinline)) client_state
+consume_failed(client *c, client_env *env, client_state waiting)
+{
+	if (c->error_res != NULL)
+		return held_error_abort(c, env);
+	if (waiting == CSTATE_WAIT_ROLLBACK || waiting == CSTATE_DISCARD_PIPELINE)
+		return client_abort(c, env, FAILURE_WHILE,
+							"rolling back the transaction after an error; %s",
+							"perhaps the backend died while processing");
+	return client_abort_command(c, env, "SQL", "perhaps the backend died while processing");
+}
+
+/* client_next_result, inlined into the plain command's reading loop */
+static inline bool
+next_result(client *c, client_env *env, client_state waiting, bool *fresh,
+			pgb_result **res, client_state *next)
 {
 	if (*fresh || pgb_session_busy(c->conn))
 	{
 		*fresh = false;
-		if (!pgb_session_consume(c->conn))
+		if (PGB_UNLIKELY(!pgb_session_consume(c->conn)))
 		{
-			if (c->error_res != NULL)
-				*next = held_error_abort(c, env);
-			else if (waiting == CSTATE_WAIT_ROLLBACK || waiting == CSTATE_DISCARD_PIPELINE)
-				*next = client_abort(c, env, FAILURE_WHILE,
-									 "rolling back the transaction after an error; %s",
-									 "perhaps the backend died while processing");
-			else
-				*next = client_abort_command(c, env, "SQL",
-											 "perhaps the backend died while processing");
+			*next = consume_failed(c, env, waiting);
 			return false;
 		}
 		if (pgb_session_busy(c->conn))
@@ -48,6 +54,13 @@ client_next_result(client *c, client_env *env, client_state waiting, bool *fresh
 	}
 	*res = pgb_session_result(c->conn);
 	return true;
+}
+
+bool
+client_next_result(client *c, client_env *env, client_state waiting, bool *fresh,
+				   pgb_result **res, client_state *next)
+{
+	return next_result(c, env, waiting, fresh, res, next);
 }
 
 /* Out of memory storing a value: the client ends with a message. */
@@ -262,7 +275,7 @@ read_command_results(client *c, client_env *env, const command *cmd)
 	client_state next;
 	bool		fresh = true;
 
-	while (client_next_result(c, env, CSTATE_WAIT_RESULT, &fresh, &res, &next))
+	while (next_result(c, env, CSTATE_WAIT_RESULT, &fresh, &res, &next))
 	{
 		if (res == NULL)
 			return command_results_done(c, env, cmd);

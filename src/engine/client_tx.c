@@ -60,7 +60,7 @@ client_choose_transaction(client *c, client_env *env)
 	/* --stages: not its turn yet (no random draw while it waits) */
 	if (PGB_UNLIKELY(env->staged && c->id >= env->active_limit))
 		return env->timer_exceeded ? CSTATE_FINISHED : CSTATE_STAGE_IDLE;
-	c->script = choose_script(env);
+	client_set_script(c, cfg, choose_script(env));
 	c->error = RETRY_ERROR_NONE;
 	c->tries = 1;
 	client_trace(env, "client %d executing script \"%s\"", c->id,

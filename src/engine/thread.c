@@ -48,6 +48,7 @@ worker_prepare(worker *w)
 	w->env.throttle_delay = cfg->throttle_delay;
 	w->env.active_limit = cfg->nclients;
 	w->env.straight_on = client_may_go_straight_on(cfg);
+	w->env.fuse_steps = w->env.straight_on && !cfg->reconnect;
 	w->env.sink = (tx_sink) {
 		.stats = &w->stats,
 		.log = cfg->log_enabled ? &w->log : NULL,

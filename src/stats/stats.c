@@ -24,8 +24,8 @@ stats_simple_merge(stats_simple *acc, const stats_simple *ss)
 }
 
 void
-stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
-			   double lag, uint32_t tries, bool keep_lag)
+stats_data_add_any(stats_data *sd, stats_outcome outcome, double latency,
+				   double lag, uint32_t tries, bool keep_lag)
 {
 	if (outcome == STATS_SKIPPED)
 	{

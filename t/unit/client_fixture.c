@@ -135,6 +135,7 @@ client_state
 fixture_run(fixture *fx, const char *name)
 {
 	fx->env.straight_on = client_may_go_straight_on(&fx->cfg);
+	fx->env.fuse_steps = fx->env.straight_on && !fx->cfg.reconnect;
 	fx->env.throttle_delay = fx->cfg.throttle_delay;	/* as worker_prepare sets it */
 	for (int pass = 0; pass < 1000; pass++)
 	{

@@ -200,6 +200,9 @@ typedef struct client_env
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
 	bool		straight_on;	/* client_may_go_straight_on(cfg), set once */
+	bool		fuse_steps;		/* straight_on without --reconnect: a step
+								 * may run a transaction's end into the
+								 * next one's start (client.c) */
 	tx_sink		sink;			/* the thread's stats, log, progress */
 	int			connects_in_flight; /* -C attempts under way (client.c) */
 	uint32_t	connect_queue_tail; /* -C: ticket of the next client to queue */
@@ -230,6 +233,8 @@ typedef struct client
 	bool		connect_queued; /* -C: waiting for a connect slot */
 
 	int			script;			/* index of the running script */
+	const script *cur_script;	/* cfg's scripts[script], set with it */
+	int			flat_base;		/* cfg's script_offset[script], set with it */
 	int			command;		/* index of the current command in it */
 	int			next_command;	/* where END_COMMAND goes (\if jumps) */
 	bool		elif_pending;	/* reached an \elif by a false branch: evaluate it */

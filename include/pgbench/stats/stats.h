@@ -165,8 +165,25 @@ void		stats_simple_merge(stats_simple *acc, const stats_simple *ss);
  * transactions; lag only when keep_lag (the run is throttled).  tries is
  * the number of tries the transaction took (1 without retries).
  */
-void		stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
-						   double lag, uint32_t tries, bool keep_lag);
+void		stats_data_add_any(stats_data *sd, stats_outcome outcome, double latency,
+							   double lag, uint32_t tries, bool keep_lag);
+
+/* stats_data_add_any, with a success at the first try (nearly every
+ * transaction) added in line */
+static inline void
+stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
+			   double lag, uint32_t tries, bool keep_lag)
+{
+	if (PGB_LIKELY(outcome == STATS_SUCCESS && tries == 1))
+	{
+		sd->cnt++;
+		stats_simple_add(&sd->latency, latency);
+		if (keep_lag)
+			stats_simple_add(&sd->lag, lag);
+		return;
+	}
+	stats_data_add_any(sd, outcome, latency, lag, tries, keep_lag);
+}
 
 /* Add every counter and summary of sd into acc.  Not thread-safe: after the join. */
 void		stats_data_merge(stats_data *acc, const stats_data *sd);
