@@ -18,7 +18,7 @@ use Time::HiRes ();
 use File::Basename ();
 use Socket ();
 
-our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file
+our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file without_client_bound
   start_cluster our_pgbench_path system_pgbench_path mask_timings
   same_as_system timed_pgbench overhead_of late_bound poll_until
   start_proxy stop_proxy oracle19_path find_chromium run_accounted);
@@ -293,6 +293,15 @@ sub write_file
 	print $fh $content;
 	close $fh;
 	return $path;
+}
+
+# stderr without our client-bound warning (doc/report.md), which any run
+# on a loaded machine may print: a worker thread busy over 90% of the run
+sub without_client_bound
+{
+	my ($s) = @_;
+	$s =~ s/^pgbench: warning: the client may have limited the result: .*\n//mg;
+	return $s;
 }
 
 # Mask what varies between runs of a report: the version banner, times,
