@@ -58,8 +58,7 @@ client_init(client *c, int id, const run_config *cfg)
 	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
 	c->pipelines = uses_pipelines(cfg->scripts);
 	client_ident_init(c, cfg);
-	c->sql_cap = 256;
-	c->sql_buf = pgb_malloc(c->sql_cap);
+	/* sql_buf: made by the first text a command builds (client_sql_reserve) */
 	c->ectx.vars = &c->vars;
 	c->ectx.rs = &c->rs;
 	c->ectx.debug_out = stderr;

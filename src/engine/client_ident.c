@@ -122,6 +122,8 @@ build_text(client *c, const sql_part *parts, int nparts, size_t *len)
 			memcpy(c->sql_buf + used, value, n);
 		used += n;
 	}
+	if (!client_sql_reserve(c, used + 1))
+		return false;
 	c->sql_buf[used] = '\0';
 	*len = used;
 	return true;

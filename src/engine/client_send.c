@@ -42,6 +42,8 @@ build_simple_sql(client *c, const sql_command *sql)
 				return false;
 		}
 	}
+	if (!client_sql_reserve(c, len + 1))
+		return false;
 	c->sql_buf[len] = '\0';
 	return true;
 }

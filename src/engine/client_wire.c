@@ -16,6 +16,8 @@ client_sql_reserve(client *c, size_t need)
 
 	if (need <= cap)
 		return true;
+	if (cap == 0)
+		cap = 256;				/* the first text: room for most commands */
 	while (cap < need)
 		cap *= 2;
 	grown = realloc(c->sql_buf, cap);
