@@ -404,10 +404,52 @@ test_int_format(void)
 		}
 }
 
+/*
+ * Doubles, booleans and NULL formatted without stdio where they can be:
+ * as snprintf's "%.15g" (whole numbers below 1e15, -0; the rest goes to
+ * snprintf itself) and "%s", truncation included.
+ */
+static void
+test_other_format(void)
+{
+	static const double doubles[] = {0.0, -0.0, 1.0, -1.0, 42.0, 1e14, 999999999999999.0,
+		-999999999999999.0, 1e15, -1e15, 1e16, 123456789012345.0, 0.5, -2.5, 1.0 / 3,
+		4503599627370496.0, 9007199254740993.0, 1e300, 5e-324, 1e100};
+	static const char *const names[] = {"double", "true", "false", "NULL"};
+
+	for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]) + 3; i++)
+		for (size_t len = 0; len <= 24; len += (len < 4 ? 1 : 10))
+		{
+			bool		is_double = i < sizeof(doubles) / sizeof(doubles[0]);
+			size_t		other = is_double ? 0 : i - sizeof(doubles) / sizeof(doubles[0]) + 1;
+			pgb_value	v = {.type = PGBT_DOUBLE};
+			char		got[32],
+						want[32];
+			int			ngot,
+						nwant;
+
+			if (is_double)
+				v.u.dval = doubles[i];
+			else if (other < 3)
+				v = (pgb_value) {.type = PGBT_BOOLEAN, .u.bval = other == 1};
+			else
+				v = (pgb_value) {.type = PGBT_NULL};
+			memset(got, 'x', sizeof(got));
+			memset(want, 'x', sizeof(want));
+			ngot = var_format_value(&v, got, len);
+			nwant = is_double ? snprintf(want, len, "%.15g", doubles[i])
+				: snprintf(want, len, "%s", names[other]);
+			tap_ok(ngot == nwant && memcmp(got, want, sizeof(got)) == 0,
+				   "%s #%zu into %zu bytes: as snprintf (\"%.*s\", %d)", names[other], i, len,
+				   (int) (len > 0 ? len - 1 : 0), want, nwant);
+		}
+}
+
 int
 main(void)
 {
 	test_int_format();
+	test_other_format();
 	test_names();
 	test_name_span();
 	test_symtab();
