@@ -70,15 +70,14 @@ evaluate(const metacmd_env *env, const command *cmd, metacmd_outcome *out,
  * The target of \set or \setshell must be a valid name.  Scripts accept
  * any word there; pgbench checks it when it first assigns, at run time,
  * after the value was computed: "CONTEXT: invalid variable name: ...".
+ * The compiler checked the name once (cmd->target_valid).
  */
 static bool
 check_target(const command *cmd, const char *context, metacmd_outcome *out)
 {
-	const char *name = cmd->argv[1];
-
-	if (PGB_LIKELY(var_name_is_valid(name, strlen(name))))
+	if (PGB_LIKELY(cmd->target_valid))
 		return true;
-	meta_cause(out, "%s: invalid variable name: \"%s\"", context, name);
+	meta_cause(out, "%s: invalid variable name: \"%s\"", context, cmd->argv[1]);
 	return false;
 }
 

@@ -359,6 +359,7 @@ compile_expression(compile_ctx *ctx, command *cmd, meta_scan *ms)
 								"missing argument", NULL, -1);
 		meta_push_word(cmd, word, len);
 		cmd->var_slot = intern_name(ctx, cmd->argv[1]);
+		cmd->target_valid = var_name_is_valid(cmd->argv[1], strlen(cmd->argv[1]));
 	}
 
 	expr_start = sscan_offset(ctx->scan);
@@ -495,6 +496,7 @@ check_word_command(compile_ctx *ctx, command *cmd, meta_scan *ms)
 				return syntax_error(ctx, ms->lineno, cmd->first_line,
 									cmd->argv[0], "missing argument", NULL, -1);
 			cmd->var_slot = intern_name(ctx, cmd->argv[1]);
+			cmd->target_valid = var_name_is_valid(cmd->argv[1], strlen(cmd->argv[1]));
 			compile_shell_args(ctx, cmd, 2);
 			return true;
 		case META_SHELL:

@@ -318,16 +318,31 @@ var_format_double_fixed(double d, char *buf, size_t len)
 static int
 format_int(int64_t v, char *buf, size_t len)
 {
+	/* two digits a division: "00" to "99" */
+	static const char pairs[201] =
+		"0001020304050607080910111213141516171819"
+		"2021222324252627282930313233343536373839"
+		"4041424344454647484950515253545556575859"
+		"6061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char		digits[24];
 	char	   *p = digits + sizeof(digits);
 	uint64_t	u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
 	int			n;
 
-	do
+	while (u >= 100)
 	{
-		*--p = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
+		p -= 2;
+		memcpy(p, &pairs[(u % 100) * 2], 2);
+		u /= 100;
+	}
+	if (u >= 10)
+	{
+		p -= 2;
+		memcpy(p, &pairs[u * 2], 2);
+	}
+	else
+		*--p = (char) ('0' + u);
 	if (v < 0)
 		*--p = '-';
 	n = (int) (digits + sizeof(digits) - p);

@@ -121,6 +121,9 @@ typedef struct command
 	expr_node  *expr;
 	/* \set, \setshell target */
 	int			var_slot;
+	bool		target_valid;	/* argv[1] is a valid variable name (pgbench
+								 * checks it when it assigns; so do we, from
+								 * this) */
 
 	/* \sleep: constant or variable, times a unit (1, 1000, 1000000) */
 	int64_t		sleep_usec;		/* when sleep_slot < 0, already scaled */
