@@ -190,7 +190,7 @@ SKIP:
 		'-n', '-f', $script, '-c', '100', '-j', '2', '-t', '1', '-h', '127.0.0.1', '-p', $tcp->port ],
 		env => { %env, PGHOST => undef }, timeout => 300);
 	is($rc, 0, 'TCP listen queue of 4, 100 clients: exit code 0');
-	is($err, '', 'TCP listen queue of 4, 100 clients: no error');
+	is(without_client_bound($err), '', 'TCP listen queue of 4, 100 clients: no error (but a client-bound warning)');
 	like($out, qr/^number of transactions actually processed: 100\/100$/m,
 		'TCP listen queue of 4, 100 clients: every transaction processed');
 	$tcp->stop;
