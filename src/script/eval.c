@@ -127,14 +127,6 @@ value_truth(const pgb_value *v)
 
 /* ---- lazy operators: AND, OR, CASE --------------------------------------- */
 
-static bool
-eval_is_lazy(const expr_node *node)
-{
-	expr_func	func = node->u.function.func;
-
-	return func == PGBF_AND || func == PGBF_OR || func == PGBF_CASE;
-}
-
 /*
  * Argument n of a lazy operator has just put its value on top of the
  * stack (*sp values held).  *go becomes the first node of the argument
@@ -777,7 +769,7 @@ eval_run(eval_context *ctx, const expr_node *root, pgb_value *stack, pgb_value *
 
 		if (!eval_node(ctx, n, stack, &sp))
 			return false;
-		while (n != root && eval_is_lazy(n->parent))
+		while (n != root && n->in_lazy)
 		{
 			if (!eval_lazy_step(ctx, n, stack, &sp, &go))
 				return false;

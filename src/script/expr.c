@@ -244,6 +244,7 @@ expr_link_function(expr_node *node)
 		int			held = lazy ? 0 : i;
 
 		args[i]->parent = node;
+		args[i]->in_lazy = lazy;
 		args[i]->argno = i;
 		args[i]->next = i + 1 < nargs ? args[i + 1]->first : node;
 		if ((lazy || i < EXPR_MAX_ARGS) && held + args[i]->pending > node->pending)

@@ -73,6 +73,8 @@ struct expr_node
 	int			argno;			/* index among the parent's arguments */
 	int			pending;		/* most values its evaluation holds at once */
 	const expr_node *parent;	/* NULL at the root */
+	bool		in_lazy;		/* parent is AND, OR or CASE, which take
+								 * each argument's value before the next */
 	expr_node  *first;			/* first node of this subtree in postorder */
 	expr_node  *next;			/* postorder successor (the parent's next
 								 * argument's first node, or the parent) */
