@@ -453,7 +453,13 @@ note_wait(worker *w, loop_state *ls, int i)
 	count_wait(ls, kind, 1);
 	e->wait_kind = kind;
 	e->wake_at = at;
-	if (fd != e->wait_fd || (fd >= 0 && event != e->wait_event))
+	/*
+	 * A runnable client keeps its entry as it was: no pass polls while a
+	 * client can run, and one that begins a transaction with a
+	 * meta-command (-S) is runnable between two waits for the same socket.
+	 */
+	if (kind != CWAIT_NONE &&
+		(fd != e->wait_fd || (fd >= 0 && event != e->wait_event)))
 	{
 		waitset_set(w->ws, e->ws_index, fd, event);
 		e->wait_fd = fd;
