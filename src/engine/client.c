@@ -168,27 +168,15 @@ client_step_failing(client *c, client_env *env, pg_time_usec_t *now, bool *yield
 }
 
 /*
- * Whether one step may run a transaction's end into the next one's first
- * send (env->fuse_steps): only where the client goes straight on anyway
- * (below), and never under --reconnect, whose handling of a lost
- * connection depends on the state the step began in
- * (client_reconnect_after).
- */
-static inline bool
-client_fuses_steps(const client_env *env)
-{
-	return env->fuse_steps;
-}
-
-/*
  * One step from state: the next state, and in *yield whether the client
  * must now wait (for its socket or a timer) before it can go on.  The
  * steps every transaction takes run into each other where nothing can
  * come between them (the fall-throughs): a command's result into its end
  * and the next command's start; the choice of a script into the start of
- * its transaction; and where client_fuses_steps, the script's end into
- * the transaction's and that into the next one's first send.  The loop in client_advance would take them
- * one after the other to the same effect, at some 15 instructions a turn.
+ * its transaction; and where env->fuse_steps (client_env_set_flow), the
+ * script's end into the transaction's and that into the next one's first
+ * send.  The loop in client_advance would take them one after the other
+ * to the same effect, at some 15 instructions a turn.
  */
 static client_state
 client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
@@ -200,7 +188,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 		case CSTATE_END_TX:
 	end_tx:
 			next = client_end_transaction(c, env, now);
-			if (next != CSTATE_CHOOSE_SCRIPT || !client_fuses_steps(env))
+			if (next != CSTATE_CHOOSE_SCRIPT || !env->fuse_steps)
 				return next;
 			/* fall through */
 		case CSTATE_CHOOSE_SCRIPT:
@@ -210,7 +198,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			/* fall through */
 		case CSTATE_START_TX:
 			next = client_start_transaction(c, env, now);
-			if (next != CSTATE_START_COMMAND || !client_fuses_steps(env))
+			if (next != CSTATE_START_COMMAND || !env->fuse_steps)
 			{
 				*yield = next == CSTATE_CONNECTING;
 				return next;
@@ -244,10 +232,11 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			/* fall through */
 		case CSTATE_START_COMMAND:
 	start_command:
-			/* the script's end, outside a pipeline: the transaction's */
-			if (c->command >= c->cur_script->ncommands && !c->pipelines)
+			/* the script's end, outside a pipeline: the transaction's
+			 * (client_current_command's NULL, without loading the command) */
+			if (!c->pipelines && c->command >= c->cur_script->ncommands)
 			{
-				if (client_fuses_steps(env))
+				if (env->fuse_steps)
 					goto end_tx;
 				return CSTATE_END_TX;
 			}
@@ -292,7 +281,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
  *    began in, and its next draw would come before other clients' draws
  *    of that pass.
  */
-bool
+static bool
 client_may_go_straight_on(const run_config *cfg)
 {
 	const script_set *set = cfg->scripts;
@@ -307,6 +296,15 @@ client_may_go_straight_on(const run_config *cfg)
 			return false;
 	}
 	return true;
+}
+
+void
+client_env_set_flow(client_env *env, const run_config *cfg)
+{
+	env->straight_on = client_may_go_straight_on(cfg);
+	/* --reconnect's handling of a lost connection depends on the state the
+	 * step began in (client_reconnect_after): one state a step there */
+	env->fuse_steps = env->straight_on && !cfg->reconnect;
 }
 
 void

@@ -30,19 +30,17 @@
 
 /* The current command of the running script; NULL past its end. */
 static inline const command *
-client_current_command(const client *c, const run_config *cfg)
+client_current_command(const client *c)
 {
 	const script *s = c->cur_script;
 
-	(void) cfg;
 	return c->command < s->ncommands ? s->commands[c->command] : NULL;
 }
 
 /* The current command's index over all scripts (prepared names, -r). */
 static inline int
-client_flat_command(const client *c, const run_config *cfg)
+client_flat_command(const client *c)
 {
-	(void) cfg;
 	return c->flat_base + c->command;
 }
 

@@ -91,8 +91,8 @@ lose_connection(client *c, client_env *env, client_state from, pg_time_usec_t *n
 	{
 		/* a pipeline in flight is lost as one failed transaction */
 		c->error = RETRY_ERROR_CONNECTION;
-		if (cfg->per_command && client_current_command(c, cfg) != NULL)
-			tx_sink_command_failure(&env->sink, client_flat_command(c, cfg));
+		if (cfg->per_command && client_current_command(c) != NULL)
+			tx_sink_command_failure(&env->sink, client_flat_command(c));
 		client_account_transaction(c, env, now, false);
 	}
 	/* a transaction was accounted (END_TX: before its status check) */

@@ -349,7 +349,7 @@ read_pipeline_results(client *c, client_env *env, const command *cmd)
 client_state
 client_wait_result(client *c, client_env *env)
 {
-	const command *cmd = client_current_command(c, env->cfg);
+	const command *cmd = client_current_command(c);
 
 	client_trace(env, "client %d receiving", c->id);
 	if (cmd->type != SQL_COMMAND)
@@ -365,7 +365,7 @@ client_wait_result(client *c, client_env *env)
 bool
 client_read_prepare(client *c, client_env *env, client_state *next)
 {
-	const command *cmd = client_current_command(c, env->cfg);
+	const command *cmd = client_current_command(c);
 	pgb_result *res;
 	bool		fresh = true;
 

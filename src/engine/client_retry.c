@@ -42,7 +42,7 @@ client_retry(client *c, client_env *env, pg_time_usec_t *now)
 	c->tries++;
 	/* -r counts the retry against the command that failed */
 	if (env->cfg->per_command)
-		tx_sink_command_retry(&env->sink, client_flat_command(c, env->cfg));
+		tx_sink_command_retry(&env->sink, client_flat_command(c));
 	/* back to the transaction's start: same random draws */
 	retry_snapshot_restore(&c->tx_snap, &c->rs);
 	c->command = 0;
@@ -57,7 +57,7 @@ client_fail_transaction(client *c, client_env *env, pg_time_usec_t *now)
 	const retry_policy *policy = &env->cfg->retry;
 
 	if (env->cfg->per_command)
-		tx_sink_command_failure(&env->sink, client_flat_command(c, env->cfg));
+		tx_sink_command_failure(&env->sink, client_flat_command(c));
 	if (policy->verbose_errors)
 		retry_report_try(policy, c->id, false, c->tries, tries_elapsed(c, policy, now));
 	return CSTATE_END_TX;

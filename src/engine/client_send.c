@@ -56,7 +56,7 @@ build_simple_sql(client *c, const sql_command *sql)
 static client_state
 send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeline)
 {
-	int			flat = client_flat_command(c, env->cfg);
+	int			flat = client_flat_command(c);
 
 	if (!c->prepared[flat])
 	{
@@ -192,7 +192,7 @@ meta_resume(client *c, client_env *env)
 client_state
 client_prepared_next(client *c, client_env *env)
 {
-	const command *cmd = client_current_command(c, env->cfg);
+	const command *cmd = client_current_command(c);
 
 	if (cmd->type != SQL_COMMAND)
 		return meta_resume(c, env);
@@ -206,7 +206,7 @@ client_prepared_next(client *c, client_env *env)
 client_state
 client_start_command(client *c, client_env *env, pg_time_usec_t *now)
 {
-	const command *cmd = client_current_command(c, env->cfg);
+	const command *cmd = client_current_command(c);
 	client_state next;
 
 	if (cmd == NULL)

@@ -162,7 +162,7 @@ void
 client_end_command(client *c, client_env *env, pg_time_usec_t *now)
 {
 	if (env->cfg->per_command)
-		tx_sink_command_latency(&env->sink, client_flat_command(c, env->cfg),
+		tx_sink_command_latency(&env->sink, client_flat_command(c),
 								(double) (client_now(now) - c->stmt_begin));
 	c->command = c->next_command;
 }

@@ -32,7 +32,7 @@ bool
 client_send_prepared(client *c, const client_env *env, const command *cmd)
 {
 	const char *params[PGB_MAX_ARGS];
-	const char *name = env->cfg->prepared_names[client_flat_command(c, env->cfg)];
+	const char *name = env->cfg->prepared_names[client_flat_command(c)];
 
 	client_fill_params(c, &cmd->sql, params);
 	client_trace(env, "client %d sending %s", c->id, name);

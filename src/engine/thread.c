@@ -47,8 +47,7 @@ worker_prepare(worker *w)
 	w->env.staged = cfg->nstages > 0;
 	w->env.throttle_delay = cfg->throttle_delay;
 	w->env.active_limit = cfg->nclients;
-	w->env.straight_on = client_may_go_straight_on(cfg);
-	w->env.fuse_steps = w->env.straight_on && !cfg->reconnect;
+	client_env_set_flow(&w->env, cfg);
 	w->env.sink = (tx_sink) {
 		.stats = &w->stats,
 		.log = cfg->log_enabled ? &w->log : NULL,

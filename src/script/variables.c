@@ -258,8 +258,6 @@ var_nonfinite_name(double d)
 	return NULL;
 }
 
-static int	format_int(int64_t v, char *buf, size_t len);
-
 /*
  * text into buf as snprintf's "%s" would (truncated to len - 1 bytes and
  * NUL-terminated when len > 0), returning its length.
@@ -275,38 +273,6 @@ format_text(const char *text, size_t n, char *buf, size_t len)
 		buf[k] = '\0';
 	}
 	return (int) n;
-}
-
-/*
- * "%.15g" (DBL_DIG).  A whole number below 10^15 in magnitude has at most
- * 15 digits, so %.15g writes it as an integer, exactly: those (the
- * doubles a script's arithmetic most often binds) skip stdio, whose
- * conversion costs several hundred instructions; -0 is written "-0".
- */
-int
-var_format_double(double d, char *buf, size_t len)
-{
-	const char *special = var_nonfinite_name(d);
-
-	if (special != NULL)
-		return format_text(special, strlen(special), buf, len);
-	if (d > -1e15 && d < 1e15 && d == (double) (int64_t) d)
-	{
-		if (d == 0 && signbit(d))
-			return format_text("-0", 2, buf, len);
-		return format_int((int64_t) d, buf, len);
-	}
-	return snprintf(buf, len, "%.*g", DBL_DIG, d);
-}
-
-int
-var_format_double_fixed(double d, char *buf, size_t len)
-{
-	const char *special = var_nonfinite_name(d);
-
-	if (special != NULL)
-		return snprintf(buf, len, "%s", special);
-	return snprintf(buf, len, "%f", d);
 }
 
 /*
@@ -347,6 +313,38 @@ format_int(int64_t v, char *buf, size_t len)
 		*--p = '-';
 	n = (int) (digits + sizeof(digits) - p);
 	return format_text(p, (size_t) n, buf, len);
+}
+
+/*
+ * "%.15g" (DBL_DIG).  A whole number below 10^15 in magnitude has at most
+ * 15 digits, so %.15g writes it as an integer, exactly: those (the
+ * doubles a script's arithmetic most often binds) skip stdio, whose
+ * conversion costs several hundred instructions; -0 is written "-0".
+ */
+int
+var_format_double(double d, char *buf, size_t len)
+{
+	const char *special = var_nonfinite_name(d);
+
+	if (special != NULL)
+		return format_text(special, strlen(special), buf, len);
+	if (d > -1e15 && d < 1e15 && d == (double) (int64_t) d)
+	{
+		if (d == 0 && signbit(d))
+			return format_text("-0", 2, buf, len);
+		return format_int((int64_t) d, buf, len);
+	}
+	return snprintf(buf, len, "%.*g", DBL_DIG, d);
+}
+
+int
+var_format_double_fixed(double d, char *buf, size_t len)
+{
+	const char *special = var_nonfinite_name(d);
+
+	if (special != NULL)
+		return format_text(special, strlen(special), buf, len);
+	return snprintf(buf, len, "%f", d);
 }
 
 int

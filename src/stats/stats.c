@@ -43,10 +43,7 @@ stats_data_add_any(stats_data *sd, stats_outcome outcome, double latency,
 	switch (outcome)
 	{
 		case STATS_SUCCESS:
-			sd->cnt++;
-			stats_simple_add(&sd->latency, latency);
-			if (keep_lag)
-				stats_simple_add(&sd->lag, lag);
+			stats_data_add_success(sd, latency, lag, keep_lag);
 			break;
 		case STATS_SERIALIZATION_FAILURE:
 			sd->serialization_failures++;

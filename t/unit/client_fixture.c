@@ -134,8 +134,7 @@ sleep_until(pg_time_usec_t at)
 client_state
 fixture_run(fixture *fx, const char *name)
 {
-	fx->env.straight_on = client_may_go_straight_on(&fx->cfg);
-	fx->env.fuse_steps = fx->env.straight_on && !fx->cfg.reconnect;
+	client_env_set_flow(&fx->env, &fx->cfg);
 	fx->env.throttle_delay = fx->cfg.throttle_delay;	/* as worker_prepare sets it */
 	for (int pass = 0; pass < 1000; pass++)
 	{

@@ -26,8 +26,7 @@ step(fixture *fx)
 {
 	pg_time_usec_t now = 0;
 
-	fx->env.straight_on = client_may_go_straight_on(&fx->cfg);
-	fx->env.fuse_steps = fx->env.straight_on && !fx->cfg.reconnect;
+	client_env_set_flow(&fx->env, &fx->cfg);
 	client_advance(&fx->c, &fx->env, &now);
 }
 

@@ -199,10 +199,8 @@ typedef struct client_env
 								 * id run */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none */
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
-	bool		straight_on;	/* client_may_go_straight_on(cfg), set once */
-	bool		fuse_steps;		/* straight_on without --reconnect: a step
-								 * may run a transaction's end into the
-								 * next one's start (client.c) */
+	bool		straight_on;	/* client_env_set_flow */
+	bool		fuse_steps;		/* client_env_set_flow */
 	tx_sink		sink;			/* the thread's stats, log, progress */
 	int			connects_in_flight; /* -C attempts under way (client.c) */
 	uint32_t	connect_queue_tail; /* -C: ticket of the next client to queue */
@@ -340,12 +338,14 @@ client_wait_kind client_wait(const client *c, int *fd, waitset_event *event,
 void		client_advance(client *c, client_env *env, pg_time_usec_t *now);
 
 /*
- * Whether a client may begin its next transaction at once, in the same
- * call, instead of letting the thread's other clients run first as
- * pgbench does: only where nothing observable can tell (client.c says
- * why).  The thread computes it once into client_env.straight_on.
+ * Set how clients move on between transactions, once per thread:
+ * env->straight_on, whether a client may begin its next transaction at
+ * once, in the same call, instead of letting the thread's other clients
+ * run first as pgbench does (only where nothing observable can tell:
+ * client.c says why), and env->fuse_steps, whether one step may then run
+ * a transaction's end into the next one's first send.
  */
-bool		client_may_go_straight_on(const run_config *cfg);
+void		client_env_set_flow(client_env *env, const run_config *cfg);
 
 /* Close the connection, if any. */
 void		client_disconnect(client *c);

@@ -168,6 +168,16 @@ void		stats_simple_merge(stats_simple *acc, const stats_simple *ss);
 void		stats_data_add_any(stats_data *sd, stats_outcome outcome, double latency,
 							   double lag, uint32_t tries, bool keep_lag);
 
+/* A successful transaction's count, latency and (when kept) lag. */
+static inline void
+stats_data_add_success(stats_data *sd, double latency, double lag, bool keep_lag)
+{
+	sd->cnt++;
+	stats_simple_add(&sd->latency, latency);
+	if (keep_lag)
+		stats_simple_add(&sd->lag, lag);
+}
+
 /* stats_data_add_any, with a success at the first try (nearly every
  * transaction) added in line */
 static inline void
@@ -175,14 +185,9 @@ stats_data_add(stats_data *sd, stats_outcome outcome, double latency,
 			   double lag, uint32_t tries, bool keep_lag)
 {
 	if (PGB_LIKELY(outcome == STATS_SUCCESS && tries == 1))
-	{
-		sd->cnt++;
-		stats_simple_add(&sd->latency, latency);
-		if (keep_lag)
-			stats_simple_add(&sd->lag, lag);
-		return;
-	}
-	stats_data_add_any(sd, outcome, latency, lag, tries, keep_lag);
+		stats_data_add_success(sd, latency, lag, keep_lag);
+	else
+		stats_data_add_any(sd, outcome, latency, lag, tries, keep_lag);
 }
 
 /* Add every counter and summary of sd into acc.  Not thread-safe: after the join. */
