@@ -8,6 +8,9 @@
 # vDSO; and the dynamic linker).
 #
 #   cg_split.pl CALLGRIND.OUT      prints: total own alloc libpq
+#   cg_split.pl --own CALLGRIND.OUT  prints the own part per function:
+#                                  "COST NAME" lines (a libc callee as
+#                                  "libc:NAME"), then the totals line
 #
 # The program's object is the executable named by the profile's "cmd:"
 # line.  A direct call's cost is the callee's inclusive cost as callgrind
@@ -17,7 +20,8 @@ use strict;
 use warnings;
 use Cwd qw(realpath);
 
-my $file = shift or die "usage: cg_split.pl CALLGRIND.OUT\n";
+my $detail = @ARGV && $ARGV[0] eq '--own' ? shift : '';
+my $file = shift or die "usage: cg_split.pl [--own] CALLGRIND.OUT\n";
 open(my $fh, '<', $file) or die "cg_split.pl: $file: $!\n";
 
 my (%ob_name, %fn_name, %fn_ob);    # compressed ids -> names; function -> object id
@@ -107,10 +111,13 @@ sub is_main
 sub is_libc { my ($f) = @_; return object_of($f) =~ m{/libc\.so|linux-vdso|libm\.so}; }
 
 my ($own, $alloc) = (0, 0);
+my %own_of;    # --own: function (or libc:callee) -> its own cost
 for my $f (keys %self)
 {
 	$alloc += $self{$f} if is_alloc($f);
-	$own += $self{$f} if is_main($f);
+	next unless is_main($f);
+	$own += $self{$f};
+	$own_of{ $fn_name{$f} // $f } += $self{$f};
 }
 for my $f (grep { is_main($_) } keys %direct_libc)
 {
@@ -120,7 +127,12 @@ for my $f (grep { is_main($_) } keys %direct_libc)
 		next if is_main($callee) || is_alloc($callee) || !is_libc($callee)
 		  || ($fn_name{$callee} // '') =~ /^(?:__libc_start|start_thread|clone|exit)/;
 		$own += $direct_libc{$f}{$callee};
+		$own_of{ 'libc:' . ($fn_name{$callee} // $callee) } += $direct_libc{$f}{$callee};
 	}
 }
 die "cg_split.pl: $file: the program's object ($main_path) has no cost\n" unless $own > 0;
+if ($detail)
+{
+	printf "%d %s\n", $own_of{$_}, $_ for sort { $own_of{$b} <=> $own_of{$a} } keys %own_of;
+}
 printf "%d %d %d %d\n", $total, $own, $alloc, $total - $own - $alloc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pgbench/script/eval.h"
+#include "pgbench/script/expr_prog.h"
 
 static bool eval_fail(eval_context *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -262,22 +263,12 @@ static bool
 eval_int_divide(eval_context *ctx, expr_func func, int64_t l, int64_t r,
 				pgb_value *out)
 {
-	bool		is_div = (func == PGBF_DIV);
+	int64_t		res;
+	const char *problem = expr_int_divide(func == PGBF_DIV, l, r, &res);
 
-	if (r == 0)
-		return eval_fail(ctx, "division by zero");
-	/* INT64_MIN / -1 overflows and traps in C: treat -1 apart */
-	if (r == -1)
-	{
-		if (!is_div)
-			*out = pgb_value_int(0);
-		else if (l == INT64_MIN)
-			return eval_fail(ctx, "bigint div out of range");
-		else
-			*out = pgb_value_int(-l);
-		return true;
-	}
-	*out = pgb_value_int(is_div ? l / r : l % r);
+	if (problem != NULL)
+		return eval_fail(ctx, "%s", problem);
+	*out = pgb_value_int(res);
 	return true;
 }
 
@@ -542,18 +533,14 @@ eval_random(eval_context *ctx, expr_func func, const pgb_value *vals,
 			pgb_value *out)
 {
 	int64_t		lo,
-				hi,
-				width;
+				hi;
 	double		param;
+	const char *problem;
 
 	if (!value_to_int(ctx, &vals[0], &lo) || !value_to_int(ctx, &vals[1], &hi))
 		return false;
-	if (lo > hi)
-		return eval_fail(ctx, "empty range given to random");
-	/* the distributions need hi - lo + 1 to fit in an int64 */
-	if (__builtin_sub_overflow(hi, lo, &width) ||
-		__builtin_add_overflow(width, 1, &width))
-		return eval_fail(ctx, "random range is too large");
+	if ((problem = expr_random_range(lo, hi)) != NULL)
+		return eval_fail(ctx, "%s", problem);
 
 	if (func == PGBF_RANDOM)
 	{
@@ -816,6 +803,13 @@ expr_evaluate(eval_context *ctx, const expr_node *node, pgb_value *out)
 {
 	pgb_value	stack[EVAL_SMALL_STACK];
 
+	if (PGB_LIKELY(node->prog != NULL))
+	{
+		expr_prog_result r = expr_prog_run(ctx, node->prog, out);
+
+		if (PGB_LIKELY(r != EXPR_PROG_DECLINED))
+			return r == EXPR_PROG_DONE;
+	}
 	if (PGB_LIKELY(node->pending <= EVAL_SMALL_STACK))
 		return eval_run(ctx, node, stack, out);
 	if (node->pending > EXPR_MAX_PENDING)

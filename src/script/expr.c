@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "pgbench/script/expr.h"
+#include "pgbench/script/expr_prog.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/script/variables.h"
 #include "exprparse.h"
@@ -354,6 +355,7 @@ expr_free(expr_node *node)
 		expr_node  *next = n->next;
 		bool		last = (n == node);
 
+		free(n->prog);
 		free(n);
 		if (last)
 			break;
@@ -458,6 +460,8 @@ expr_parse(const char *line, size_t start, struct var_symtab *symtab,
 		expr_free(ps.result);
 		ps.result = NULL;
 	}
+	else
+		ps.result->prog = expr_prog_build(ps.result);
 	expr_scan_end(scanner);
 	return ps.result;
 }

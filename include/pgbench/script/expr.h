@@ -66,6 +66,7 @@ typedef enum expr_func
 #define EXPR_MAX_PENDING 160000
 
 typedef struct expr_node expr_node;
+struct expr_prog;
 
 struct expr_node
 {
@@ -78,6 +79,8 @@ struct expr_node
 	expr_node  *first;			/* first node of this subtree in postorder */
 	expr_node  *next;			/* postorder successor (the parent's next
 								 * argument's first node, or the parent) */
+	struct expr_prog *prog;		/* a parsed tree's root: its flat program
+								 * (expr_prog.h), NULL when it has none */
 	union
 	{
 		pgb_value	constant;
