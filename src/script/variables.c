@@ -276,26 +276,38 @@ format_text(const char *text, size_t n, char *buf, size_t len)
 }
 
 /*
- * v in decimal into buf as snprintf's "%" PRId64 would (truncated to len
- * - 1 bytes and NUL-terminated when len > 0), returning its length: the
- * hot path binds integer variables into every statement, and glibc's
- * snprintf costs some 700 instructions for it (doc/performance.md).
+ * v in decimal into dst, which has room for 21 bytes, and a NUL; returns
+ * the length.  The hot path binds integer variables into every statement,
+ * and glibc's snprintf costs some 700 instructions for one
+ * (doc/performance.md): here the digits are counted first, then written
+ * in place from the end, two a division.
  */
 static int
-format_int(int64_t v, char *buf, size_t len)
+format_int_to(int64_t v, char *dst)
 {
-	/* two digits a division: "00" to "99" */
+	/* "00" to "99" */
 	static const char pairs[201] =
 		"0001020304050607080910111213141516171819"
 		"2021222324252627282930313233343536373839"
 		"4041424344454647484950515253545556575859"
 		"6061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char		digits[24];
-	char	   *p = digits + sizeof(digits);
+	static const uint64_t powers[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
 	uint64_t	u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+	/* digits: from the bit length (log10(2) ~ 1233 / 4096), then one check */
+	int			digits = ((64 - __builtin_clzll(u | 1)) * 1233) >> 12;
 	int			n;
+	char	   *p;
 
+	digits += u >= powers[digits];
+	n = (v < 0) + (digits > 0 ? digits : 1);
+	p = dst + n;
+	*p = '\0';
 	while (u >= 100)
 	{
 		p -= 2;
@@ -311,8 +323,20 @@ format_int(int64_t v, char *buf, size_t len)
 		*--p = (char) ('0' + u);
 	if (v < 0)
 		*--p = '-';
-	n = (int) (digits + sizeof(digits) - p);
-	return format_text(p, (size_t) n, buf, len);
+	return n;
+}
+
+/*
+ * v as snprintf's "%" PRId64 would write it into buf (truncated to len - 1
+ * bytes and NUL-terminated when len > 0), returning its length.
+ */
+static int
+format_int(int64_t v, char *buf, size_t len)
+{
+	char		digits[24];
+	int			n = format_int_to(v, digits);
+
+	return format_text(digits, (size_t) n, buf, len);
 }
 
 /*
@@ -515,6 +539,13 @@ var_get_string(var_store *store, int slot)
 	s = &store->slots[slot];
 	if (s->has_string)
 		return s->str;
+	if (PGB_LIKELY(s->value.type == PGBT_INT))
+	{
+		/* every slot has VAR_VALUE_TEXT_MAX bytes: the digits go in place */
+		(void) format_int_to(s->value.u.ival, s->str);
+		s->has_string = true;
+		return s->str;
+	}
 	if (s->value.type == PGBT_NO_VALUE)
 		return NULL;
 	n = var_format_value(&s->value, text, sizeof(text));

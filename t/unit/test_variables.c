@@ -402,6 +402,43 @@ test_int_format(void)
 				   "%" PRId64 " into %zu bytes: as snprintf (\"%.*s\", %d)", values[i], len,
 				   (int) (len > 0 ? len - 1 : 0), want, nwant);
 		}
+	/* a variable's string form: the digits written in its slot */
+	{
+		var_symtab *st = var_symtab_create();
+		int			x = var_symtab_intern(st, "x", 1);
+		var_store	vs;
+
+		var_store_init(&vs, st);
+		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		{
+			char		want[32];
+
+			snprintf(want, sizeof(want), "%" PRId64, values[i]);
+			var_set_value(&vs, x, pgb_value_int(values[i]));
+			tap_is_str(var_get_string(&vs, x), want, "the string form of an integer variable");
+		}
+		/* each digit count's first and last numbers, both signs */
+		{
+			bool		all = true;
+
+			for (int64_t p = 1; p <= INT64_MAX / 10; p *= 10)
+			{
+				const int64_t edges[] = {p - 1, p, p * 10 - 1, -(p - 1), -p, 1 - p * 10};
+
+				for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+				{
+					char		want[32];
+
+					snprintf(want, sizeof(want), "%" PRId64, edges[i]);
+					var_set_value(&vs, x, pgb_value_int(edges[i]));
+					all &= strcmp(var_get_string(&vs, x), want) == 0;
+				}
+			}
+			tap_ok(all, "the string forms of 10^k - 1 and 10^k, k up to 18, both signs");
+		}
+		var_store_free(&vs);
+		var_symtab_free(st);
+	}
 }
 
 /*
