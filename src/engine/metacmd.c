@@ -51,6 +51,16 @@ trace_meta(const metacmd_env *env, const command *cmd)
 	diag_log(DIAG_DEBUG, "%s", line);
 }
 
+/* What a failed evaluation reports: the evaluator's cause, then the abort line. */
+static void
+report_evaluation(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
+{
+	/* an empty or NULL string value fails without a word, as in pgbench */
+	if (env->ectx->error[0] != '\0')
+		meta_cause(out, "%s", env->ectx->error);
+	meta_failed(env, out, cmd->argv[0], "evaluation of meta-command failed");
+}
+
 static bool
 evaluate(const metacmd_env *env, const command *cmd, metacmd_outcome *out,
 		 pgb_value *result)
@@ -59,10 +69,7 @@ evaluate(const metacmd_env *env, const command *cmd, metacmd_outcome *out,
 	env->ectx->command_number = env->command + 1;
 	if (expr_evaluate(env->ectx, cmd->expr, result))
 		return true;
-	/* an empty or NULL string value fails without a word, as in pgbench */
-	if (env->ectx->error[0] != '\0')
-		meta_cause(out, "%s", env->ectx->error);
-	meta_failed(env, out, cmd->argv[0], "evaluation of meta-command failed");
+	report_evaluation(env, cmd, out);
 	return false;
 }
 
@@ -395,6 +402,28 @@ metacmd_pipeline_resume(const metacmd_env *env, metacmd_outcome *out)
 {
 	outcome_reset(env, out);
 	start_pipeline(env, out);
+}
+
+bool
+metacmd_set(eval_context *ectx, var_store *vars, int script_index, int index,
+			const command *cmd)
+{
+	pgb_value	result;
+
+	ectx->script_index = script_index;
+	ectx->command_number = index + 1;
+	if (!expr_evaluate(ectx, cmd->expr, &result))
+		return false;
+	var_set_value(vars, cmd->var_slot, result);
+	return true;
+}
+
+void
+metacmd_set_failed(const metacmd_env *env, const command *cmd, metacmd_outcome *out)
+{
+	outcome_reset(env, out);
+	out->clock_stale = true;
+	report_evaluation(env, cmd, out);
 }
 
 void

@@ -21,8 +21,8 @@
 
 typedef enum prog_opcode
 {
-	OP_CONST,					/* push k */
-	OP_VAR,						/* push the value of variable number arg */
+	OP_CONST,					/* a leaf: an integer constant */
+	OP_VAR,						/* a leaf: a variable */
 	OP_ADD,
 	OP_SUB,
 	OP_MUL,
@@ -31,19 +31,29 @@ typedef enum prog_opcode
 	OP_RANDOM,					/* random(lo, hi) */
 } prog_opcode;
 
+/* regs[dst] = op(regs[a], regs[b]) */
 typedef struct prog_op
 {
 	prog_opcode op;
-	int			arg;
-	int64_t		k;
+	uint8_t		a,
+				b,
+				dst;
 } prog_op;
 
+/*
+ * Registers: the constants first (their values in consts), then the
+ * variables (read from the store slots in slots), then each operation's
+ * result; the root's value is in regs[result].
+ */
 struct expr_prog
 {
-	int			nops;
+	int			nconsts;
 	int			nvars;
-	int			slots[EXPR_PROG_MAX_VARS];	/* variable number -> store slot */
-	prog_op		ops[];	/* in the tree's postorder */
+	int			nops;
+	int			result;
+	int64_t		consts[EXPR_PROG_MAX_REGS];
+	int			slots[EXPR_PROG_MAX_VARS];
+	prog_op		ops[];			/* in the tree's postorder */
 };
 
 /* ---- building ------------------------------------------------------------ */
@@ -83,49 +93,89 @@ prog_opcode_of(const expr_node *n, prog_opcode *op)
 	return false;
 }
 
-/* The program's number for a store slot, given one on first sight; -1: too many. */
+/* The index of variable slot among the program's, -1 when it has none. */
 static int
-prog_variable(expr_prog *p, int slot)
+prog_variable(const expr_prog *p, int slot)
 {
 	for (int i = 0; i < p->nvars; i++)
 		if (p->slots[i] == slot)
 			return i;
-	if (p->nvars == EXPR_PROG_MAX_VARS)
-		return -1;
-	p->slots[p->nvars] = slot;
-	return p->nvars++;
+	return -1;
+}
+
+/*
+ * First pass: whether every node qualifies; the constants' values and
+ * the variables' slots, in order of appearance; how many operations.
+ */
+static bool
+prog_scan(const expr_node *root, expr_prog *p)
+{
+	for (const expr_node *n = root->first;; n = n->next)
+	{
+		prog_opcode op;
+
+		if (!prog_opcode_of(n, &op))
+			return false;
+		if (op == OP_CONST)
+		{
+			if (p->nconsts == EXPR_PROG_MAX_REGS)
+				return false;
+			p->consts[p->nconsts++] = n->u.constant.u.ival;
+		}
+		else if (op == OP_VAR)
+		{
+			if (prog_variable(p, n->u.variable.slot) >= 0)
+				continue;
+			if (p->nvars == EXPR_PROG_MAX_VARS)
+				return false;
+			p->slots[p->nvars++] = n->u.variable.slot;
+		}
+		else
+			p->nops++;
+		if (n == root)
+			return p->nops <= EXPR_PROG_MAX_OPS &&
+				p->nconsts + p->nvars + p->nops <= EXPR_PROG_MAX_REGS;
+	}
 }
 
 expr_prog *
 expr_prog_build(const expr_node *root)
 {
 	expr_prog	head = {0};
-	prog_op		ops[EXPR_PROG_MAX_OPS] = {0};
-	const expr_node *n = root->first;
+	prog_op		ops[EXPR_PROG_MAX_OPS];
+	uint8_t		held[EXPR_PROG_MAX_REGS];	/* registers of pending values */
+	int			nheld = 0,
+				nconsts = 0,
+				nops = 0;
 	expr_prog  *p;
 
-	if (root->pending > EXPR_PROG_MAX_STACK)
+	if (!prog_scan(root, &head))
 		return NULL;
-	for (;;)
+	/* second pass: each value's register; results after the variables' */
+	for (const expr_node *n = root->first;; n = n->next)
 	{
-		prog_op    *o;
+		prog_opcode op;
 
-		if (head.nops == EXPR_PROG_MAX_OPS)
-			return NULL;
-		o = &ops[head.nops++];
-		if (!prog_opcode_of(n, &o->op))
-			return NULL;
-		if (o->op == OP_CONST)
-			o->k = n->u.constant.u.ival;
-		else if (o->op == OP_VAR && (o->arg = prog_variable(&head, n->u.variable.slot)) < 0)
-			return NULL;
+		(void) prog_opcode_of(n, &op);
+		if (op == OP_CONST)
+			held[nheld++] = (uint8_t) nconsts++;
+		else if (op == OP_VAR)
+			held[nheld++] = (uint8_t) (head.nconsts + prog_variable(&head, n->u.variable.slot));
+		else
+		{
+			uint8_t		dst = (uint8_t) (head.nconsts + head.nvars + nops);
+
+			ops[nops++] = (prog_op) {.op = op, .a = held[nheld - 2], .b = held[nheld - 1], .dst = dst};
+			held[--nheld - 1] = dst;
+		}
 		if (n == root)
 			break;
-		n = n->next;
 	}
-	p = pgb_malloc(offsetof(expr_prog, ops) + sizeof(prog_op) * (size_t) head.nops);
+	p = pgb_malloc(offsetof(expr_prog, ops) + sizeof(prog_op) * (size_t) nops);
 	*p = head;
-	memcpy(p->ops, ops, sizeof(prog_op) * (size_t) head.nops);
+	p->result = held[0];
+	for (int i = 0; i < nops; i++)
+		p->ops[i] = ops[i];
 	return p;
 }
 
@@ -177,11 +227,12 @@ expr_random_range(int64_t lo, int64_t hi)
 expr_prog_result
 expr_prog_run(eval_context *ctx, const expr_prog *p, pgb_value *out)
 {
-	int64_t		vars[EXPR_PROG_MAX_VARS];
-	int64_t		stack[EXPR_PROG_MAX_STACK];
-	int			sp = 0;
+	int64_t		regs[EXPR_PROG_MAX_REGS];
 	const var_store *store = ctx->vars;
+	int			nconsts = p->nconsts;
 
+	for (int i = 0; i < nconsts; i++)
+		regs[i] = p->consts[i];
 	/* every variable first: declining must come before any draw */
 	for (int i = 0; i < p->nvars; i++)
 	{
@@ -189,39 +240,28 @@ expr_prog_run(eval_context *ctx, const expr_prog *p, pgb_value *out)
 
 		if (slot >= store->nslots || store->slots[slot].value.type != PGBT_INT)
 			return EXPR_PROG_DECLINED;
-		vars[i] = store->slots[slot].value.u.ival;
+		regs[nconsts + i] = store->slots[slot].value.u.ival;
 	}
 	for (int i = 0; i < p->nops; i++)
 	{
 		const prog_op *o = &p->ops[i];
-		int64_t		l,
-					r,
+		int64_t		l = regs[o->a],
+					r = regs[o->b],
 					res;
-		bool		overflow;
 		const char *problem;
 
-		if (o->op == OP_CONST || o->op == OP_VAR)
-		{
-			stack[sp++] = o->op == OP_CONST ? o->k : vars[o->arg];
-			continue;
-		}
-		r = stack[--sp];
-		l = stack[sp - 1];
 		switch (o->op)
 		{
 			case OP_ADD:
-				overflow = __builtin_add_overflow(l, r, &res);
-				if (overflow)
+				if (__builtin_add_overflow(l, r, &res))
 					return prog_fail(ctx, "bigint add out of range");
 				break;
 			case OP_SUB:
-				overflow = __builtin_sub_overflow(l, r, &res);
-				if (overflow)
+				if (__builtin_sub_overflow(l, r, &res))
 					return prog_fail(ctx, "bigint sub out of range");
 				break;
 			case OP_MUL:
-				overflow = __builtin_mul_overflow(l, r, &res);
-				if (overflow)
+				if (__builtin_mul_overflow(l, r, &res))
 					return prog_fail(ctx, "bigint mul out of range");
 				break;
 			case OP_RANDOM:
@@ -234,8 +274,8 @@ expr_prog_run(eval_context *ctx, const expr_prog *p, pgb_value *out)
 					return prog_fail(ctx, problem);
 				break;
 		}
-		stack[sp - 1] = res;
+		regs[o->dst] = res;
 	}
-	*out = pgb_value_int(stack[0]);
+	*out = pgb_value_int(regs[p->result]);
 	return EXPR_PROG_DONE;
 }

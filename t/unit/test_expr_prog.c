@@ -230,9 +230,17 @@ main(void)
 	check_no_program(&fx, "true");
 	check_no_program(&fx, "NULL + 1");
 	check_no_program(&fx, ":a + :b + :c + :d + :e + :f + :g + :h + :i");	/* 9 variables */
-	check_no_program(&fx, "1+(1+(1+(1+(1+(1+(1+(1+(1+1))))))))");	/* 10 values held */
-	check_no_program(&fx, "1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1");	/* 33 operations */
-	check_same(&fx, "1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1", "int 16");	/* 31 */
+	/* registers: 17 constants and 16 results are one too many, 16 and 15 fit */
+	check_no_program(&fx, "1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1");
+	check_same(&fx, "1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1", "int 16");
+	check_same(&fx, "1+(1+(1+(1+(1+(1+(1+(1+(1+1))))))))", "int 10");
+	/* operations: 17 are one too many, 16 fit */
+	check_no_program(&fx, ":aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid");
+	check_same(&fx, ":aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid+:aid", "int 2098752");
+	/* a leaf alone */
+	check_same(&fx, "42", "int 42");
+	check_same(&fx, ":aid", "int 123456");
+	check_same(&fx, "(:aid - :scale) * (:scale + 2) % 1000 - random(:scale, :aid) / (:scale - 9)", NULL);
 
 	var_store_free(&fx.vars);
 	var_symtab_free(fx.symtab);

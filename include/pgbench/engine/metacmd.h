@@ -85,4 +85,17 @@ void		metacmd_execute(const metacmd_env *env, const command *cmd,
  */
 void		metacmd_pipeline_resume(const metacmd_env *env, metacmd_outcome *out);
 
+/*
+ * \set with a valid target and no -d trace to write, the client's hot path
+ * (it needs no metacmd_env): evaluate cmd, command index of script
+ * script_index, with ectx, whose variables are vars, into its variable.
+ * Time has passed, as after metacmd_execute (clock_stale).  false when the
+ * evaluation failed; then metacmd_set_failed, with ectx->error as the
+ * evaluation left it, fills *out as metacmd_execute would have.
+ */
+bool		metacmd_set(eval_context *ectx, var_store *vars, int script_index,
+						int index, const command *cmd);
+void		metacmd_set_failed(const metacmd_env *env, const command *cmd,
+							   metacmd_outcome *out);
+
 #endif

@@ -3,8 +3,8 @@
  * once from its tree: random(1, 100000 * :scale), :aid % 10 + 1, -5000.
  *
  * A tree qualifies when every node is an integer constant, a variable, or
- * one of + - * / % mod() and two-argument random(), and it holds few values
- * at once.  Its program runs the same operations in the same order on
+ * one of + - * / % mod() and two-argument random(), and it is small.  Its
+ * program, operations on registers in the tree's postorder, runs the same operations in the same order on
  * int64 values, with the tree evaluator's messages for every error and the
  * same draws from the client's random state, so the two are
  * interchangeable; it only declines (before drawing anything) when a
@@ -16,10 +16,14 @@
 
 #include "pgbench/script/eval.h"
 
-/* What a program holds at most; a larger tree keeps the tree evaluator. */
-#define EXPR_PROG_MAX_OPS 32
+/*
+ * What a program holds at most (its registers: the constants, the
+ * variables and the operations' results); a larger tree keeps the tree
+ * evaluator.
+ */
+#define EXPR_PROG_MAX_REGS 32
+#define EXPR_PROG_MAX_OPS 16
 #define EXPR_PROG_MAX_VARS 8
-#define EXPR_PROG_MAX_STACK 8
 
 typedef struct expr_prog expr_prog;
 
