@@ -40,7 +40,7 @@ client_account_transaction(client *c, client_env *env, pg_time_usec_t *now, bool
 		tx.lag = (double) (c->txn_begin - c->txn_scheduled);
 	}
 	tx.txn_no = ++c->cnt;
-	tx_sink_add(&env->sink, &tx, client_now(now));
+	tx_sink_add(&env->sink, &tx, tx_sink_needs_time(&env->sink) ? client_now(now) : 0);
 }
 
 bool
@@ -114,9 +114,14 @@ client_start_transaction(client *c, client_env *env, pg_time_usec_t *now)
 
 	/* what a retry goes back to (retry.h: the random state, not variables) */
 	retry_snapshot_take(&c->tx_snap, &c->rs);
-	c->txn_begin = client_now(now);
-	if (env->cfg->throttle_delay <= 0)
-		c->txn_scheduled = c->txn_begin;
+	/* the start's time makes the latency and the lag: unread when neither is
+	 * taken (runconf.h: latency_measured, which -R and -L imply) */
+	if (env->cfg->latency_measured)
+	{
+		c->txn_begin = client_now(now);
+		if (env->cfg->throttle_delay <= 0)
+			c->txn_scheduled = c->txn_begin;
+	}
 	c->command = 0;
 	c->num_syncs = 0;
 	c->elif_pending = false;

@@ -35,6 +35,13 @@ typedef struct tx_sink
  */
 void		tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now);
 
+/* Whether tx_sink_add reads its now (the log's time stamp): else pass 0. */
+static inline bool
+tx_sink_needs_time(const tx_sink *sink)
+{
+	return sink->log != NULL;
+}
+
 /*
  * -r: the latency of one command (flattened index) that completed, also
  * in its histogram when the report files keep them.
