@@ -305,6 +305,7 @@ client_env_set_flow(client_env *env, const run_config *cfg)
 	/* --reconnect's handling of a lost connection depends on the state the
 	 * step began in (client_reconnect_after): one state a step there */
 	env->fuse_steps = env->straight_on && !cfg->reconnect;
+	env->counts_only = !cfg->latency_measured && tx_sink_counts_only(&env->sink);
 }
 
 void

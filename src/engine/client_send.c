@@ -161,7 +161,9 @@ meta_outcome(client *c, const metacmd_outcome *out, pg_time_usec_t *now)
 	return CSTATE_ABORTED;
 }
 
-static client_state
+/* (out of line, as run_set: their frames hold a metacmd_env, which a
+ * command sending SQL should not pay for) */
+static __attribute__((noinline)) client_state
 run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
 {
 	metacmd_env menv;
@@ -177,7 +179,7 @@ run_meta(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
  * The everyday \set, without building a metacmd_env: only a failure needs
  * one.  pgbench reads the clock again after any meta-command.
  */
-static client_state
+static __attribute__((noinline)) client_state
 run_set(client *c, client_env *env, const command *cmd, pg_time_usec_t *now)
 {
 	metacmd_env menv;

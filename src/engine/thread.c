@@ -47,7 +47,6 @@ worker_prepare(worker *w)
 	w->env.staged = cfg->nstages > 0;
 	w->env.throttle_delay = cfg->throttle_delay;
 	w->env.active_limit = cfg->nclients;
-	client_env_set_flow(&w->env, cfg);
 	w->env.sink = (tx_sink) {
 		.stats = &w->stats,
 		.log = cfg->log_enabled ? &w->log : NULL,
@@ -57,6 +56,7 @@ worker_prepare(worker *w)
 		.latency_limit = cfg->latency_limit,
 		.per_script = cfg->per_script_stats,
 	};
+	client_env_set_flow(&w->env, cfg);
 	return true;
 }
 
@@ -434,8 +434,8 @@ count_wait(loop_state *ls, client_wait_kind kind, int delta)
  * now, and touch its waitset entry only if the socket or direction
  * changed, which in steady state is never.
  */
-static void
-note_wait(worker *w, loop_state *ls, int i)
+static __attribute__((noinline)) void
+note_new_wait(worker *w, loop_state *ls, int i)
 {
 	loop_entry *e = &w->entries[i];
 	int			fd = -1;
@@ -464,6 +464,26 @@ note_wait(worker *w, loop_state *ls, int i)
 		e->wait_fd = fd;
 		e->wait_event = event;
 	}
+}
+
+/*
+ * note_new_wait, but first the steady state, in line: the same socket
+ * waited for again, to read a result (what client_wait would say of it,
+ * with nothing to change).
+ */
+static inline void
+note_wait(worker *w, loop_state *ls, int i)
+{
+	loop_entry *e = &w->entries[i];
+	const client *c = &w->clients[i];
+
+	if (c->state == CSTATE_WAIT_RESULT && e->wait_kind == CWAIT_SOCKET &&
+		e->wait_fd == c->sock && e->wait_event == WAITSET_READ && c->sock >= 0)
+	{
+		e->wake_at = 0;
+		return;
+	}
+	note_new_wait(w, ls, i);
 }
 
 /*

@@ -201,6 +201,9 @@ typedef struct client_env
 	bool		timer_exceeded; /* -T deadline passed, as the thread saw it */
 	bool		straight_on;	/* client_env_set_flow */
 	bool		fuse_steps;		/* client_env_set_flow */
+	bool		counts_only;	/* client_env_set_flow: a transaction's
+								 * latency is not taken and the sink only
+								 * counts it (tx_sink_counts_only) */
 	tx_sink		sink;			/* the thread's stats, log, progress */
 	int			connects_in_flight; /* -C attempts under way (client.c) */
 	uint32_t	connect_queue_tail; /* -C: ticket of the next client to queue */
@@ -343,7 +346,8 @@ void		client_advance(client *c, client_env *env, pg_time_usec_t *now);
  * once, in the same call, instead of letting the thread's other clients
  * run first as pgbench does (only where nothing observable can tell:
  * client.c says why), and env->fuse_steps, whether one step may then run
- * a transaction's end into the next one's first send.
+ * a transaction's end into the next one's first send; and
+ * env->counts_only (after env->sink is set).
  */
 void		client_env_set_flow(client_env *env, const run_config *cfg);
 

@@ -35,6 +35,25 @@ typedef struct tx_sink
  */
 void		tx_sink_add(tx_sink *sink, const txlog_txn *tx, pg_time_usec_t now);
 
+/*
+ * Whether a transaction only counts here (no log, progress, histogram, -L
+ * or per-script figures): then tx_sink_add_success, for a first-try
+ * success whose latency was not taken, adds what tx_sink_add would.
+ */
+static inline bool
+tx_sink_counts_only(const tx_sink *sink)
+{
+	return sink->log == NULL && sink->progress == NULL && !sink->per_script &&
+		sink->latency_limit == 0 && sink->stats != NULL &&
+		sink->stats->latency_hist == NULL;
+}
+
+static inline void
+tx_sink_add_success(tx_sink *sink)
+{
+	stats_data_add_success(&sink->stats->total, 0.0, 0.0, false);
+}
+
 /* Whether tx_sink_add reads its now (the log's time stamp): else pass 0. */
 static inline bool
 tx_sink_needs_time(const tx_sink *sink)
