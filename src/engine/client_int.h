@@ -91,7 +91,19 @@ client_fill_params(client *c, const sql_command *sql, const char **params)
  * out of memory.
  */
 bool		client_sql_reserve(client *c, size_t need);
-bool		client_send_prepared(client *c, const client_env *env, const command *cmd);
+
+/* Send cmd's prepared statement with its parameters (in line: the hot path). */
+static inline __attribute__((always_inline)) bool
+client_send_prepared(client *c, const client_env *env, const command *cmd)
+{
+	const char *params[PGB_MAX_ARGS];
+	const char *name = env->cfg->prepared_names[client_flat_command(c)];
+
+	client_fill_params(c, &cmd->sql, params);
+	client_trace(env, "client %d sending %s", c->id, name);
+	return pgb_session_send_prepared(c->conn, name, cmd->sql.nparams, params) != 0;
+}
+
 int			client_send_text(client *c, const client_env *env, const sql_command *sql,
 							 const char *text);
 

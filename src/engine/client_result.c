@@ -153,7 +153,7 @@ error_found(client *c, client_env *env)
  * for a failure the error path handles.  *resp stays the caller's to free,
  * unless this keeps it (c->error_res), then it is set to NULL.
  */
-static bool
+static inline __attribute__((always_inline)) bool
 handle_result(client *c, client_env *env, const command *cmd, pgb_result **resp)
 {
 	pgb_result *res = *resp;

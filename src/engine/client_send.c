@@ -53,7 +53,7 @@ build_simple_sql(client *c, const sql_command *sql)
  * Outside a pipeline the client then waits for the PREPARE (WAIT_PREPARE);
  * inside one the Parse simply goes ahead of the Bind.
  */
-static client_state
+static inline __attribute__((always_inline)) client_state
 send_sql_prepared(client *c, client_env *env, const command *cmd, bool in_pipeline)
 {
 	int			flat = client_flat_command(c);

@@ -28,17 +28,6 @@ client_sql_reserve(client *c, size_t need)
 	return true;
 }
 
-bool
-client_send_prepared(client *c, const client_env *env, const command *cmd)
-{
-	const char *params[PGB_MAX_ARGS];
-	const char *name = env->cfg->prepared_names[client_flat_command(c)];
-
-	client_fill_params(c, &cmd->sql, params);
-	client_trace(env, "client %d sending %s", c->id, name);
-	return pgb_session_send_prepared(c->conn, name, cmd->sql.nparams, params) != 0;
-}
-
 /*
  * Send text in the simple or extended mode (the prepared mode is each
  * caller's own): the session's answer to the send.

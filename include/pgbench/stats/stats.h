@@ -178,6 +178,22 @@ stats_data_add_success(stats_data *sd, double latency, double lag, bool keep_lag
 		stats_simple_add(&sd->lag, lag);
 }
 
+/*
+ * A successful transaction whose latency was not taken, in a run that
+ * takes none (every latency added is 0): what stats_data_add_success(sd,
+ * 0, 0, false) adds, since after the first zero the extremes and sums stay
+ * at zero and only the counts move.
+ */
+static inline void
+stats_data_add_untimed_success(stats_data *sd)
+{
+	sd->cnt++;
+	if (PGB_UNLIKELY(sd->latency.count == 0))
+		stats_simple_add(&sd->latency, 0.0);
+	else
+		sd->latency.count++;
+}
+
 /* stats_data_add_any, with a success at the first try (nearly every
  * transaction) added in line */
 static inline void

@@ -51,7 +51,7 @@ tx_sink_counts_only(const tx_sink *sink)
 static inline void
 tx_sink_add_success(tx_sink *sink)
 {
-	stats_data_add_success(&sink->stats->total, 0.0, 0.0, false);
+	stats_data_add_untimed_success(&sink->stats->total);
 }
 
 /* Whether tx_sink_add reads its now (the log's time stamp): else pass 0. */
