@@ -7,8 +7,11 @@
  * against one fresh variable store holding pgbench's automatic variables,
  * each \set storing its result as a client would, so that later
  * expressions meet typed values.  Evaluation errors are ordinary results
- * here; only a sanitizer report or a crash is a finding.  No server is
- * involved: SQL commands are compiled but never sent.
+ * here; only a sanitizer report or a crash is a finding.  An expression
+ * with a flat program (expr_prog.h) is evaluated both ways from the same
+ * random state: a different value, message or random state afterwards
+ * aborts (a finding too).  No server is involved: SQL commands are
+ * compiled but never sent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 
 #include "fuzz_common.h"
 #include "pgbench/script/eval.h"
+#include "pgbench/script/expr_prog.h"
 #include "pgbench/script/script.h"
 
 /* pgbench's automatic variables, with the values a client would see. */
@@ -25,6 +29,56 @@ static const char *const automatic[][2] = {
 	{"default_seed", "12345"},
 	{"random_seed", "12345"},
 };
+
+/* Describe an evaluation's outcome for the comparison. */
+static void
+outcome_text(bool ok, const eval_context *ctx, const pgb_value *v, char *buf, size_t len)
+{
+	char		text[64];
+
+	if (!ok)
+	{
+		snprintf(buf, len, "ERR:%s", ctx->error);
+		return;
+	}
+	var_format_value(v, text, sizeof(text));
+	snprintf(buf, len, "%d:%s", (int) v->type, text);
+}
+
+/*
+ * Evaluate expr as the program does, then as the tree does from the same
+ * random state; abort when they disagree.  The program's outcome stays.
+ */
+static bool
+evaluate_both(eval_context *ctx, expr_node *expr, pgb_value *v)
+{
+	prng_state	before = *ctx->rs,
+				after;
+	expr_prog  *prog = expr->prog;
+	pgb_value	tree_v;
+	char		a[400],
+				b[400];
+	bool		ok,
+				tree_ok;
+
+	ok = expr_evaluate(ctx, expr, v);
+	if (prog == NULL)
+		return ok;
+	outcome_text(ok, ctx, v, a, sizeof(a));
+	after = *ctx->rs;
+	*ctx->rs = before;
+	ctx->error[0] = '\0';
+	expr->prog = NULL;
+	tree_ok = expr_evaluate(ctx, expr, &tree_v);
+	expr->prog = prog;
+	outcome_text(tree_ok, ctx, &tree_v, b, sizeof(b));
+	if (strcmp(a, b) != 0 || memcmp(&after, ctx->rs, sizeof(after)) != 0)
+	{
+		fprintf(stderr, "fuzz_script: the program gave \"%s\", the tree \"%s\"\n", a, b);
+		abort();
+	}
+	return ok;
+}
 
 /*
  * Evaluate the expressions of one script with fresh variables; a failed
@@ -61,7 +115,7 @@ evaluate_script(const script_set *set, int index)
 			continue;
 		ctx.command_number = i + 1;
 		ctx.error[0] = '\0';
-		if (!expr_evaluate(&ctx, cmd->expr, &v))
+		if (!evaluate_both(&ctx, cmd->expr, &v))
 			continue;
 		if (cmd->meta == META_SET)
 		{
