@@ -142,8 +142,8 @@ expr_prog *
 expr_prog_build(const expr_node *root)
 {
 	expr_prog	head = {0};
-	prog_op		ops[EXPR_PROG_MAX_OPS];
-	uint8_t		held[EXPR_PROG_MAX_REGS];	/* registers of pending values */
+	prog_op		ops[EXPR_PROG_MAX_OPS] = {0};
+	uint8_t		held[EXPR_PROG_MAX_REGS] = {0};	/* registers of pending values */
 	int			nheld = 0,
 				nconsts = 0,
 				nops = 0;
@@ -161,6 +161,8 @@ expr_prog_build(const expr_node *root)
 			held[nheld++] = (uint8_t) nconsts++;
 		else if (op == OP_VAR)
 			held[nheld++] = (uint8_t) (head.nconsts + prog_variable(&head, n->u.variable.slot));
+		else if (nheld < 2 || nops == head.nops)
+			return NULL;		/* not a tree of two-argument functions */
 		else
 		{
 			uint8_t		dst = (uint8_t) (head.nconsts + head.nvars + nops);
