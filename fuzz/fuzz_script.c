@@ -8,7 +8,7 @@
  * each \set storing its result as a client would, so that later
  * expressions meet typed values.  Evaluation errors are ordinary results
  * here; only a sanitizer report or a crash is a finding.  An expression
- * with a flat program (expr_prog.h) is evaluated both ways from the same
+ * with a flat program (expr.h) is evaluated both ways from the same
  * random state: a different value, message or random state afterwards
  * aborts (a finding too).  No server is involved: SQL commands are
  * compiled but never sent.
@@ -19,7 +19,6 @@
 
 #include "fuzz_common.h"
 #include "pgbench/script/eval.h"
-#include "pgbench/script/expr_prog.h"
 #include "pgbench/script/script.h"
 
 /* pgbench's automatic variables, with the values a client would see. */

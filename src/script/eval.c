@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "pgbench/script/eval.h"
-#include "pgbench/script/expr_prog.h"
 
 static bool eval_fail(eval_context *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -16,7 +16,6 @@
 #include <strings.h>
 
 #include "pgbench/script/expr.h"
-#include "pgbench/script/expr_prog.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/script/variables.h"
 #include "exprparse.h"

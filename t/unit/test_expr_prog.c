@@ -1,6 +1,6 @@
 /*
  * test_expr_prog.c — the flat program of an integer expression
- * (expr_prog.h) against the tree evaluator: which trees get one, and, for
+ * (expr.h) against the tree evaluator: which trees get one, and, for
  * each expression, the same value or the same message, and the same
  * random state afterwards, whether the program or the tree evaluates it;
  * a variable that is not an integer makes the program decline before it
@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "pgbench/script/eval.h"
-#include "pgbench/script/expr_prog.h"
 #include "tap.h"
 
 typedef struct fixture

@@ -32,6 +32,19 @@ typedef struct eval_context
  */
 bool		expr_evaluate(eval_context *ctx, const expr_node *node, pgb_value *out);
 
+/* Outcome of running an expression's flat program (expr.h). */
+typedef enum expr_prog_result
+{
+	EXPR_PROG_DONE,				/* *out holds the value */
+	EXPR_PROG_FAILED,			/* ctx->error says why, as the tree's would */
+	EXPR_PROG_DECLINED,			/* a variable is not an integer: nothing
+								 * was drawn; evaluate the tree instead */
+} expr_prog_result;
+
+/* Run prog (expr_evaluate does, for a tree that has one). */
+expr_prog_result expr_prog_run(eval_context *ctx, const expr_prog *prog,
+							   pgb_value *out);
+
 /*
  * Coercions with pgbench's rules and messages ("cannot coerce double to
  * int", "double to int overflow", ...).  false: ctx->error says why.

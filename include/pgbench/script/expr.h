@@ -80,7 +80,7 @@ struct expr_node
 	expr_node  *next;			/* postorder successor (the parent's next
 								 * argument's first node, or the parent) */
 	struct expr_prog *prog;		/* a parsed tree's root: its flat program
-								 * (expr_prog.h), NULL when it has none */
+								 * (below), NULL when it has none */
 	union
 	{
 		pgb_value	constant;
@@ -97,6 +97,72 @@ struct expr_node
 		}			function;
 	}			u;
 };
+
+/*
+ * The flat program of an everyday integer expression, built once from its
+ * tree when it is parsed (expr_prog.c; run by eval_prog.c): random(1,
+ * 100000 * :scale), :aid % 10 + 1, -5000.  A tree qualifies when every
+ * node is an integer constant, a variable, or one of + - * / % mod() and
+ * two-argument random(), and it is small.  Its operations, on int64
+ * registers in the tree's postorder, are the tree's in the same order,
+ * with the tree evaluator's messages and the same draws from the client's
+ * random state, so the two are interchangeable; it only declines (before
+ * drawing anything) when a variable it reads holds no integer value yet,
+ * and the tree evaluator then does the whole work with pgbench's
+ * coercions.
+ */
+#define EXPR_PROG_MAX_REGS 32	/* the constants, the variables, the results */
+#define EXPR_PROG_MAX_OPS 16
+#define EXPR_PROG_MAX_VARS 8
+
+typedef enum expr_prog_opcode
+{
+	EXPR_OP_CONST,				/* a leaf: an integer constant */
+	EXPR_OP_VAR,				/* a leaf: a variable */
+	EXPR_OP_ADD,
+	EXPR_OP_SUB,
+	EXPR_OP_MUL,
+	EXPR_OP_DIV,
+	EXPR_OP_MOD,
+	EXPR_OP_RANDOM,				/* random(lo, hi) */
+} expr_prog_opcode;
+
+/* regs[dst] = op(regs[a], regs[b]) */
+typedef struct expr_prog_op
+{
+	expr_prog_opcode op;
+	uint8_t		a,
+				b,
+				dst;
+} expr_prog_op;
+
+/*
+ * Registers: the constants first (their values in consts), then the
+ * variables (read from the store slots in slots), then each operation's
+ * result; the root's value is in regs[result].
+ */
+typedef struct expr_prog
+{
+	int			nconsts;
+	int			nvars;
+	int			nops;
+	int			result;
+	int64_t		consts[EXPR_PROG_MAX_REGS];
+	int			slots[EXPR_PROG_MAX_VARS];
+	expr_prog_op ops[];			/* in the tree's postorder */
+} expr_prog;
+
+/* The program for the tree at root, or NULL when it does not qualify. */
+expr_prog  *expr_prog_build(const expr_node *root);
+
+/*
+ * Checks both evaluators share, with pgbench's messages: l / r (or l % r
+ * when !is_div) into *res, without C's trap on INT64_MIN / -1; and that
+ * random(lo, hi) has a range its distributions can draw from.  NULL when
+ * fine, else the message.
+ */
+const char *expr_int_divide(bool is_div, int64_t l, int64_t r, int64_t *res);
+const char *expr_random_range(int64_t lo, int64_t hi);
 
 /* One row of the function table: name as written, arity (-1 variadic). */
 typedef struct expr_function_info
