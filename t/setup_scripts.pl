@@ -94,7 +94,7 @@ for my $w (qw(checking building starting server creating running done. Try stopp
 	ok($at < @steps, "demo.sh says \"$w ...\" in its turn");
 }
 like($err, qr/^starting vacuum\.\.\.end\.\n/m, 'demo.sh ran the benchmark');
-like($err, qr/^progress: 2\.0 s, [\d.]+ tps/m, 'with progress lines');
+like($err, qr/^progress: [\d.]+ s, [\d.]+ tps/m, 'with progress lines');
 like($out, qr/^tps = \d+\.\d+ \(without initial connection time\)$/m, 'and printed the report');
 like($out, qr{^demo: starting a throwaway PostgreSQL \d+\.\d+ cluster in }m, 'it names the server version');
 like($out, qr{^demo:   \Q$build\E/demo-report\.json +the whole report as JSON}m, 'it names the JSON report');

@@ -41,7 +41,10 @@ my @args = ('-n', '-S', '-c', '2', '-T', '2', '--warmup=2', '-P', '1', '-l', '--
 is($rc, 0, 'a run with a warm-up: exit status 0') or diag($err);
 like($out, qr/^duration: 2 s\nwarm-up: 2 s \(not counted\)\nnumber of transactions actually processed: \d+$/m,
 	'... the text says so after the duration');
-like($err, qr/^progress: 1\.0 s, /m, '... the warm-up has its progress lines');
+# (a line's time is when it was printed: 1.0 s, or later on a busy machine)
+my @progress_at = $err =~ /^progress: ([\d.]+) s, /mg;
+ok((grep { $_ <= 2.0 } @progress_at), '... the warm-up has its progress lines')
+  or diag($err);
 unlike($err, qr/the server counted/, '... no commit check on totals read on the fly');
 
 my $doc = decode_json(slurp('w.json'));
@@ -117,7 +120,7 @@ SKIP:
 				'-P', '1', '--report-json=int.json' ],
 			'<', \undef, '>', \$o, '2>', \$e, IPC::Run::timeout(300));
 	};
-	my $going = poll_until(sub { $h->pump_nb; $e =~ /^progress: 1\.0 s/m }, 120);
+	my $going = poll_until(sub { $h->pump_nb; $e =~ /^progress: /m }, 120);
 	ok($going, 'SIGINT in the warm-up: the run is under way');
 	$h->signal('INT');
 	$h->finish;
