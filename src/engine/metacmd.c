@@ -61,13 +61,21 @@ report_evaluation(const metacmd_env *env, const command *cmd, metacmd_outcome *o
 	meta_failed(env, out, cmd->argv[0], "evaluation of meta-command failed");
 }
 
+/* Evaluate cmd's expression as command index of script script_index (debug() says so). */
+static bool
+evaluate_at(eval_context *ectx, int script_index, int index, const command *cmd,
+			pgb_value *result)
+{
+	ectx->script_index = script_index;
+	ectx->command_number = index + 1;
+	return expr_evaluate(ectx, cmd->expr, result);
+}
+
 static bool
 evaluate(const metacmd_env *env, const command *cmd, metacmd_outcome *out,
 		 pgb_value *result)
 {
-	env->ectx->script_index = env->script_index;
-	env->ectx->command_number = env->command + 1;
-	if (expr_evaluate(env->ectx, cmd->expr, result))
+	if (evaluate_at(env->ectx, env->script_index, env->command, cmd, result))
 		return true;
 	report_evaluation(env, cmd, out);
 	return false;
@@ -410,9 +418,7 @@ metacmd_set(eval_context *ectx, var_store *vars, int script_index, int index,
 {
 	pgb_value	result;
 
-	ectx->script_index = script_index;
-	ectx->command_number = index + 1;
-	if (!expr_evaluate(ectx, cmd->expr, &result))
+	if (!evaluate_at(ectx, script_index, index, cmd, &result))
 		return false;
 	var_set_value(vars, cmd->var_slot, result);
 	return true;
@@ -443,11 +449,15 @@ metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
 			return;
 		case META_SET:
 			out->clock_stale = true;
-			if (!evaluate(env, cmd, out, &result))
+			if (cmd->target_valid)
+			{
+				if (!metacmd_set(env->ectx, env->vars, env->script_index, env->command, cmd))
+					report_evaluation(env, cmd, out);
 				return;
-			if (!check_target(cmd, "set", out))
-				return meta_failed(env, out, "set", "assignment of meta-command failed");
-			var_set_value(env->vars, cmd->var_slot, result);
+			}
+			/* pgbench finds a bad name when it assigns, after evaluating */
+			if (evaluate(env, cmd, out, &result) && !check_target(cmd, "set", out))
+				meta_failed(env, out, "set", "assignment of meta-command failed");
 			return;
 		case META_IF:
 		case META_ELIF:

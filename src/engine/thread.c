@@ -478,7 +478,7 @@ note_wait(worker *w, loop_state *ls, int i)
 	const client *c = &w->clients[i];
 
 	if (c->state == CSTATE_WAIT_RESULT && e->wait_kind == CWAIT_SOCKET &&
-		e->wait_fd == c->sock && e->wait_event == WAITSET_READ && c->sock >= 0)
+		e->wait_fd == c->sock && e->wait_event == WAITSET_READ)
 	{
 		e->wake_at = 0;
 		return;

@@ -259,45 +259,17 @@ eval_double_arith(eval_context *ctx, expr_func func, double l, double r,
 }
 
 static bool
-eval_int_divide(eval_context *ctx, expr_func func, int64_t l, int64_t r,
-				pgb_value *out)
-{
-	int64_t		res;
-	const char *problem = expr_int_divide(func == PGBF_DIV, l, r, &res);
-
-	if (problem != NULL)
-		return eval_fail(ctx, "%s", problem);
-	*out = pgb_value_int(res);
-	return true;
-}
-
-static bool
 eval_int_arith(eval_context *ctx, expr_func func, int64_t l, int64_t r,
 			   pgb_value *out)
 {
+	expr_prog_opcode op;
 	int64_t		res;
+	const char *problem;
 
-	switch (func)
-	{
-		case PGBF_ADD:
-			if (__builtin_add_overflow(l, r, &res))
-				return eval_fail(ctx, "bigint add out of range");
-			break;
-		case PGBF_SUB:
-			if (__builtin_sub_overflow(l, r, &res))
-				return eval_fail(ctx, "bigint sub out of range");
-			break;
-		case PGBF_MUL:
-			if (__builtin_mul_overflow(l, r, &res))
-				return eval_fail(ctx, "bigint mul out of range");
-			break;
-		case PGBF_DIV:
-		case PGBF_MOD:
-		case PGBF_MOD_FUNC:
-			return eval_int_divide(ctx, func, l, r, out);
-		default:
-			return eval_fail(ctx, "unexpected operator %d", (int) func);
-	}
+	if (!expr_prog_function_opcode(func, &op) || op == EXPR_OP_RANDOM)
+		return eval_fail(ctx, "unexpected operator %d", (int) func);
+	if ((problem = expr_int_op(op, l, r, &res)) != NULL)
+		return eval_fail(ctx, "%s", problem);
 	*out = pgb_value_int(res);
 	return true;
 }

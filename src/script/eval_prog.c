@@ -46,30 +46,14 @@ expr_prog_run(eval_context *ctx, const expr_prog *p, pgb_value *out)
 					res;
 		const char *problem;
 
-		switch (o->op)
+		if (o->op == EXPR_OP_RANDOM)
 		{
-			case EXPR_OP_ADD:
-				if (__builtin_add_overflow(l, r, &res))
-					return prog_fail(ctx, "bigint add out of range");
-				break;
-			case EXPR_OP_SUB:
-				if (__builtin_sub_overflow(l, r, &res))
-					return prog_fail(ctx, "bigint sub out of range");
-				break;
-			case EXPR_OP_MUL:
-				if (__builtin_mul_overflow(l, r, &res))
-					return prog_fail(ctx, "bigint mul out of range");
-				break;
-			case EXPR_OP_RANDOM:
-				if ((problem = expr_random_range(l, r)) != NULL)
-					return prog_fail(ctx, problem);
-				res = random_uniform(ctx->rs, l, r);
-				break;
-			default:			/* EXPR_OP_DIV, EXPR_OP_MOD */
-				if ((problem = expr_int_divide(o->op == EXPR_OP_DIV, l, r, &res)) != NULL)
-					return prog_fail(ctx, problem);
-				break;
+			if ((problem = expr_random_range(l, r)) != NULL)
+				return prog_fail(ctx, problem);
+			res = random_uniform(ctx->rs, l, r);
 		}
+		else if ((problem = expr_int_op(o->op, l, r, &res)) != NULL)
+			return prog_fail(ctx, problem);
 		regs[o->dst] = res;
 	}
 	*out = pgb_value_int(regs[p->result]);

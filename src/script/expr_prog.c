@@ -32,6 +32,20 @@ static const struct
 	{PGBF_RANDOM, EXPR_OP_RANDOM},
 };
 
+bool
+expr_prog_function_opcode(expr_func func, expr_prog_opcode *op)
+{
+	for (size_t i = 0; i < sizeof(prog_functions) / sizeof(prog_functions[0]); i++)
+	{
+		if (prog_functions[i].func == func)
+		{
+			*op = prog_functions[i].op;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool
 expr_prog_opcode_of(const expr_node *n, expr_prog_opcode *op)
 {
@@ -45,15 +59,7 @@ expr_prog_opcode_of(const expr_node *n, expr_prog_opcode *op)
 		*op = EXPR_OP_VAR;
 		return n->u.variable.slot >= 0;
 	}
-	for (size_t i = 0; n->u.function.nargs == 2 && i < sizeof(prog_functions) / sizeof(prog_functions[0]); i++)
-	{
-		if (prog_functions[i].func == n->u.function.func)
-		{
-			*op = prog_functions[i].op;
-			return true;
-		}
-	}
-	return false;
+	return n->u.function.nargs == 2 && expr_prog_function_opcode(n->u.function.func, op);
 }
 
 /* The index of variable slot among the program's, -1 when it has none. */
@@ -85,15 +91,13 @@ prog_scan(const expr_node *root, expr_prog *p)
 				return false;
 			p->consts[p->nconsts++] = n->u.constant.u.ival;
 		}
-		else if (op == EXPR_OP_VAR)
+		else if (op == EXPR_OP_VAR && prog_variable(p, n->u.variable.slot) < 0)
 		{
-			if (prog_variable(p, n->u.variable.slot) >= 0)
-				continue;
 			if (p->nvars == EXPR_PROG_MAX_VARS)
 				return false;
 			p->slots[p->nvars++] = n->u.variable.slot;
 		}
-		else
+		else if (op != EXPR_OP_VAR)
 			p->nops++;
 		if (n == root)
 			return p->nops <= EXPR_PROG_MAX_OPS &&
@@ -119,7 +123,8 @@ expr_prog_build(const expr_node *root)
 	{
 		expr_prog_opcode op;
 
-		(void) expr_prog_opcode_of(n, &op);
+		if (!expr_prog_opcode_of(n, &op))
+			return NULL;		/* (prog_scan has seen every node qualify) */
 		if (op == EXPR_OP_CONST)
 			held[nheld++] = (uint8_t) nconsts++;
 		else if (op == EXPR_OP_VAR)

@@ -155,14 +155,37 @@ typedef struct expr_prog
 /* The program for the tree at root, or NULL when it does not qualify. */
 expr_prog  *expr_prog_build(const expr_node *root);
 
+/* The opcode of a two-argument function or operator a program runs. */
+bool		expr_prog_function_opcode(expr_func func, expr_prog_opcode *op);
+
 /*
- * Checks both evaluators share, with pgbench's messages: l / r (or l % r
- * when !is_div) into *res, without C's trap on INT64_MIN / -1; and that
- * random(lo, hi) has a range its distributions can draw from.  NULL when
- * fine, else the message.
+ * The integer arithmetic both evaluators share, with pgbench's messages:
+ * op (EXPR_OP_ADD to EXPR_OP_MOD) on l and r into *res, with no overflow
+ * and no trap on INT64_MIN / -1 (expr_int_divide: l / r, or l % r when
+ * !is_div); and whether random(lo, hi) has a range its distributions can
+ * draw from.  NULL when fine, else the message.
  */
 const char *expr_int_divide(bool is_div, int64_t l, int64_t r, int64_t *res);
 const char *expr_random_range(int64_t lo, int64_t hi);
+
+static inline const char *
+expr_int_op(expr_prog_opcode op, int64_t l, int64_t r, int64_t *res)
+{
+	switch (op)
+	{
+		case EXPR_OP_ADD:
+			return __builtin_add_overflow(l, r, res) ? "bigint add out of range" : NULL;
+		case EXPR_OP_SUB:
+			return __builtin_sub_overflow(l, r, res) ? "bigint sub out of range" : NULL;
+		case EXPR_OP_MUL:
+			return __builtin_mul_overflow(l, r, res) ? "bigint mul out of range" : NULL;
+		case EXPR_OP_DIV:
+		case EXPR_OP_MOD:
+			return expr_int_divide(op == EXPR_OP_DIV, l, r, res);
+		default:
+			return "unexpected operator";
+	}
+}
 
 /* One row of the function table: name as written, arity (-1 variadic). */
 typedef struct expr_function_info

@@ -44,8 +44,7 @@ static inline bool
 tx_sink_counts_only(const tx_sink *sink)
 {
 	return sink->log == NULL && sink->progress == NULL && !sink->per_script &&
-		sink->latency_limit == 0 && sink->stats != NULL &&
-		sink->stats->latency_hist == NULL;
+		sink->latency_limit == 0 && sink->stats->latency_hist == NULL;
 }
 
 static inline void
