@@ -477,6 +477,56 @@ my @rows = (
 	  args => ['a', 'x=1'], rc => 1,
 	  err => err('too many command-line arguments (first is "<connection string not shown: libpq cannot parse it>")')
 		. $hint },
+
+	# a connection string libpq rejects: its reason in pgbench's words
+	# where it quotes a keyword or a part of a URI that holds no secret
+	{ name => 'unknown connection option', args => ['nosuchkey=1'], rc => 1,
+	  err => err('invalid connection option "nosuchkey"', 'could not create connection for setup') },
+	{ name => 'unknown connection option beside a password', args => ['host=h password=SECRETXYZ bogus=1'],
+	  rc => 1, err => err('invalid connection option "bogus"', 'could not create connection for setup') },
+	{ name => 'unknown connection option, -i', args => ['-i', 'nosuchkey=1'], rc => 1,
+	  err => err('invalid connection option "nosuchkey"', 'could not create connection for initialization') },
+	{ name => 'bad percent-encoding in a URI\'s database', args => ['postgresql://u:secret@h/%zz'], rc => 1,
+	  err => err('invalid percent-encoded token: "%zz"', 'could not create connection for setup') },
+	{ name => 'bad percent-encoding in a URI\'s hosts', args => ['postgresql://u:secret@h1:5432,h%zz/db'],
+	  rc => 1, err => err('invalid percent-encoded token: "h1,h%zz"', 'could not create connection for setup') },
+	{ name => 'unknown URI parameter', args => ['postgresql://u:secret@h/db?nosuch=secret'], rc => 1,
+	  err => err('invalid URI query parameter: "nosuch"', 'could not create connection for setup') },
+	# ours: where libpq quotes what may be a secret, pgbench shows it, we do not
+	{ name => 'bad percent-encoding in a URI\'s password: hidden', ours => 1,
+	  args => ['postgresql://u:SECRETXYZ%zz@h/db'], rc => 1,
+	  err => err('invalid percent-encoded token: "..."', 'could not create connection for setup') },
+	{ name => 'bad percent-encoding in a URI parameter\'s value: hidden', ours => 1,
+	  args => ['postgresql://h/db?password=SECRETXYZ%zz'], rc => 1,
+	  err => err('invalid percent-encoded token: "..."', 'could not create connection for setup') },
+
+	# ours: a value without a digit is refused (pgbench's own options read it as 0)
+	{ name => '--warmup empty', args => ['--warmup=', '-T', '1'], rc => 1, ours => 1,
+	  err => err('invalid value "" for option --warmup') },
+	{ name => '--warmup blank', args => ['--warmup= ', '-T', '1'], rc => 1, ours => 1,
+	  err => err('invalid value " " for option --warmup') },
+	{ name => '--warmup garbage', args => ['--warmup=1x', '-T', '1'], rc => 1, ours => 1,
+	  err => err('invalid value "1x" for option --warmup') },
+	{ name => '--warmup negative', args => ['--warmup=-1', '-T', '1'], rc => 1, ours => 1,
+	  err => err('--warmup must be in range 0..31536000') },
+	{ name => '--server-sample-interval empty', args => ['--server-sample-interval='], rc => 1, ours => 1,
+	  err => err('invalid value "" for option --server-sample-interval') },
+
+	# ours: --metrics-listen's address checked before anything connects
+	{ name => '--metrics-listen port over 65535', args => ['--metrics-listen=127.0.0.1:99999'],
+	  rc => 1, ours => 1,
+	  err => err('invalid address "127.0.0.1:99999": the port must be a number from 1 to 65535') },
+	{ name => '--metrics-listen port 65536', args => ['--metrics-listen=127.0.0.1:65536'],
+	  rc => 1, ours => 1,
+	  err => err('invalid address "127.0.0.1:65536": the port must be a number from 1 to 65535') },
+	{ name => '--metrics-listen port 0', args => ['--metrics-listen=[::1]:0'], rc => 1, ours => 1,
+	  err => err('invalid address "[::1]:0": the port must be a number from 1 to 65535') },
+	{ name => '--metrics-listen port not a number', args => ['--metrics-listen=h:+80'], rc => 1, ours => 1,
+	  err => err('invalid address "h:+80": the port must be a number from 1 to 65535') },
+	{ name => '--metrics-listen without a port', args => ['--metrics-listen=localhost'], rc => 1, ours => 1,
+	  err => err('invalid address "localhost": expected HOST:PORT') },
+	{ name => '--metrics-listen without a host', args => ['--metrics-listen=:9187'], rc => 1, ours => 1,
+	  err => err('invalid address ":9187": expected HOST:PORT') },
 );
 
 # Show our program and the system one under the same name.
@@ -573,6 +623,15 @@ for my $row (@rows)
 		ok($src == $row->{rc} && $serr eq $row->{err} && $sout eq ($row->{out} // ''),
 			"$name: stored expectation matches system pgbench");
 	}
+}
+
+# --help ends as pgbench's, with where to report bugs (PostgreSQL's own
+# test of --help looks for "Report bugs to"), whatever the build names:
+# its address, else in words where bugs go; then a home page if it has one
+{
+	my ($rc, $out) = run_cmd([ $ours, '--help' ], env => \%base_env);
+	like($out, qr/\n\nReport bugs to [^\n]+\n(?:\S+ home page: <[^>\n]+>\n)?\z/,
+		'--help ends with a "Report bugs to" line');
 }
 
 # --compat=MAJOR before --help: the help of that mode, as PGBENCH_COMPAT

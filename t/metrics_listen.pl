@@ -4,7 +4,10 @@
 # other paths and methods are refused, idle connections cannot starve a
 # scraper (at most four at a time, let go after two seconds), the run's
 # stdout stays pgbench's; a bad address or a port in use is an error
-# before the run.
+# before the run, a port out of 1..65535 too (no port of its low 16 bits,
+# no port the system picks).  Before the first interval closes a scrape
+# gets the families without samples, a valid document in both formats
+# (an empty body is none: OpenMetrics wants "# EOF").
 use strict;
 use warnings;
 
@@ -52,6 +55,48 @@ sub get { my ($port, $accept) = @_;
 	return scrape($port, "GET /metrics HTTP/1.1\r\nHost: x\r\n"
 		  . ($accept ? "Accept: $accept\r\n" : '') . "\r\n"); }
 
+# What makes body no valid document of the format (OpenMetrics when $om):
+# a list of complaints, empty when it is one.  Each family's HELP and TYPE
+# once, before its samples, its lines together; a sample's name its
+# family's (counters: NAME_total, their family NAME in OpenMetrics and
+# NAME_total in the text format); OpenMetrics ends with "# EOF".
+sub format_errors
+{
+	my ($body, $om) = @_;
+	my (@bad, %seen, %type, $family);
+	if ($om)
+	{
+		push @bad, 'no "# EOF" at the end' unless $body =~ s/# EOF\n\z//;
+		push @bad, '"# EOF" before the end' if $body =~ /^# EOF$/m;
+	}
+	for my $line (split /\n/, $body)
+	{
+		if ($line =~ /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.+)$/)
+		{
+			my ($what, $name, $rest) = ($1, $2, $3);
+			push @bad, "$name: lines apart" if $seen{$name} && ($family // '') ne $name;
+			push @bad, "$name: $what twice" if $seen{$name}{$what}++;
+			push @bad, "$name: $what after samples" if $seen{$name}{sample};
+			$type{$name} = $rest if $what eq 'TYPE';
+			push @bad, "$name: counter family named _total in OpenMetrics"
+			  if $om && $what eq 'TYPE' && $rest eq 'counter' && $name =~ /_total$/;
+			$family = $name;
+			next;
+		}
+		if ($line =~ /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{[a-z_]+="(?:[^"\\]|\\.)*"(?:,[a-z_]+="(?:[^"\\]|\\.)*")*\})? (?:-?[0-9.]+(?:e[-+]?\d+)?|NaN)$/)
+		{
+			my $name = $1;
+			my $fam = $om && defined $family && ($type{$family} // '') eq 'counter' ? "${family}_total" : $family;
+			push @bad, "$name: a sample outside its family" unless defined $fam && $name eq $fam;
+			$seen{$family}{sample} = 1 if defined $family;
+			next;
+		}
+		push @bad, "not a line of the format: $line";
+	}
+	push @bad, "$_: no TYPE" for grep { !$seen{$_}{TYPE} } keys %seen;
+	return \@bad;
+}
+
 sub value_of
 {
 	my ($body, $series) = @_;
@@ -81,6 +126,7 @@ like($body, qr/^pgbench_server_database_xact_commit_total \d+$/m, 'the server\'s
 like($body, qr/^pgbench_client_cpu_seconds_total\{mode="user"\} /m, 'the client\'s CPU');
 my @bad = grep { !/^#/ && !/^[a-z_]+(\{[a-z_]+="(?:[^"\\]|\\.)*"\})? (?:-?[0-9.]+(?:e[-+]?\d+)?|NaN)$/ } split /\n/, $body;
 is_deeply(\@bad, [], 'every sample line parses');
+is_deeply(format_errors($body, 0), [], 'a valid document of the text format');
 
 # idle connections: four fill the house, the fifth waits, and is served
 # once the idle ones are let go
@@ -102,6 +148,7 @@ like($ho // '', qr{^Content-Type: application/openmetrics-text; version=1\.0\.0;
 	'OpenMetrics when asked');
 like($bo // '', qr/^# TYPE pgbench_transactions counter$/m, 'its counter families lose _total');
 like($bo // '', qr/\n# EOF\n\z/, 'and it ends with # EOF');
+is_deeply(format_errors($bo // '', 1), [], 'a valid OpenMetrics document');
 my ($s404) = scrape($port, "GET /nope HTTP/1.1\r\n\r\n");
 like($s404 // '', qr/ 404 Not Found$/, 'another path: 404');
 my ($s405) = scrape($port, "POST /metrics HTTP/1.1\r\n\r\n");
@@ -113,10 +160,47 @@ like($pout, qr/^tps = [0-9.]+ \(without initial connection time\)$/m, 'stdout is
 unlike($pout, qr/metrics|pgbench_/, 'nothing of the metrics on stdout');
 is(scalar(() = scrape($port, "GET /metrics HTTP/1.1\r\n\r\n")), 0, 'nothing listens after the run');
 
+# before the first interval closes (-P 3600: not within this test), a
+# scrape gets the families without samples, valid in both formats; the
+# run is then stopped by SIGINT (exit 130)
+$port = free_port();
+($pout, $perr) = ('', '');
+$h = IPC::Run::start([ $ENV{PGBENCH}, '-n', '-S', '-c', '1', '-T', '3600', '-P', '3600',
+		"--metrics-listen=127.0.0.1:$port" ], '>', \$pout, '2>', \$perr,
+	init => sub { %ENV = (%ENV, %env) });
+my @early = poll_until(sub { my @r = get($port); return @r ? [@r] : undef; }, 60);
+($status, $headers, $body) = @{ $early[0] // [] };
+like($status // '', qr{^HTTP/1\.1 200 OK$}, 'a scrape before the first interval: 200');
+like($headers // '', qr{^Content-Length: [1-9]\d*$}m, '... with a body');
+like($body // '', qr/^# TYPE pgbench_transactions_total counter$/m, '... the families');
+unlike($body // '', qr/^[^#]/m, '... no sample yet');
+is_deeply(format_errors($body // '', 0), [], '... a valid document of the text format');
+($sto, $ho, $bo) = get($port, 'application/openmetrics-text; version=1.0.0');
+like($ho // '', qr{^Content-Type: application/openmetrics-text; version=1\.0\.0; charset=utf-8$}m,
+	'... OpenMetrics when asked');
+like($bo // '', qr/^# TYPE pgbench_transactions counter\n(?:.*\n)*# EOF\n\z/m, '... its families, then # EOF');
+is_deeply(format_errors($bo // '', 1), [], '... a valid OpenMetrics document');
+$h->signal('INT');
+$h->finish;
+is($h->result(0), 130, 'the run stopped by SIGINT') or diag($perr);
+
 # errors before the run
 ($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '1', '--metrics-listen=nohostport' ], env => \%env);
 is($rc, 1, 'a malformed address: exit 1');
 like($err, qr/^pgbench: error: invalid address "nohostport": expected HOST:PORT$/m, 'says why');
+# a port out of range was taken modulo 65536 (99999: 34463), 0 gave a
+# random one: both refused, before the run
+for my $bad ('127.0.0.1:99999', '127.0.0.1:65536', '127.0.0.1:0', '[::1]:-1', '127.0.0.1:80x')
+{
+	($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '1', "--metrics-listen=$bad" ], env => \%env);
+	is($rc, 1, "port of $bad: exit 1");
+	is($err, "pgbench: error: invalid address \"$bad\": the port must be a number from 1 to 65535\n",
+		'... says why, in pgbench\'s form');
+	is($out, '', '... no run');
+}
+($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '1', '--metrics-listen=nosuchhost.invalid:9187' ], env => \%env);
+is($rc, 1, 'a host that does not resolve: exit 1');
+like($err, qr/^pgbench: error: could not resolve "nosuchhost\.invalid:9187": /m, 'says why');
 my $taken = IO::Socket::INET->new(Listen => 1, LocalAddr => '127.0.0.1', LocalPort => 0) or die;
 ($rc, $out, $err) = pgbench([ '-n', '-S', '-t', '1', '--metrics-listen=127.0.0.1:' . $taken->sockport ],
 	env => \%env);

@@ -1,9 +1,11 @@
 # sweep.pl — --sweep=NAME:LIST (doc/sweep.md) end to end against a
 # throwaway cluster: a sweep of clients 1..32 runs every step as a run of
-# its own, ends the text with the table and finds the knee (2 cores
-# saturate long before 32 clients), writes one JSON document holding every
-# step's whole report, and a page whose two curves Chromium draws with
-# the knee marked; a -D variable swept reaches the script (and -l writes
+# its own, ends the text with the table and finds the knee where the
+# documented rule puts it (on an idle two-core machine long before 32
+# clients; beside other load anywhere, or nowhere), writes one JSON
+# document holding every step's whole report, and a page whose two curves
+# Chromium draws with the knee marked; a -D variable swept reaches the
+# script (each step's latency shows its value; and -l writes
 # a log per step); a rate sweep offers each rate; --sweep-stop-on=slo ends
 # the sweep at the first step beyond the SLO; a SIGINT still leaves the
 # table and the document; bad sweeps are refused before any run.
@@ -72,24 +74,54 @@ is_deeply(\@reports, \@values, 'each step printed its report with its clients');
 ok($out =~ /^sweep of clients: 6 of 6 steps run; (.*)\n(step +clients +tps +p50 ms +p90 ms +p99 ms +failed +client % +top wait event)\n((?:.*\n){6})\z/m,
 	'the text ends with the table') or diag($out);
 my ($knee_words, $rows) = ($1 // '', $3 // '');
-like($knee_words, qr/^knee at clients = (\d+): the next step gained less than 5% tps$/,
-	'... which names the knee');
 my @knee_rows = grep { /<- knee$/ } split /\n/, $rows;
-is(scalar(@knee_rows), 1, '... marked on one row');
 
 my $doc = decode_json(slurp('s.json'));
 is($doc->{parameter}, 'clients', 'JSON: the parameter');
 is(scalar(@{ $doc->{steps} }), 6, 'JSON: six steps');
-ok($doc->{knee}{reached}, 'JSON: the knee is reached') or diag(explain($doc->{knee}));
-my $kstep = $doc->{knee}{step} // 0;
-my $kvalue = $values[ $kstep - 1 ] // 'none';
-like($knee_rows[0] // '', qr/^ +$kstep +$kvalue /, '... at the row the text marks');
 is_deeply([ map { $_->{report}{settings}{clients} } @{ $doc->{steps} } ], \@values,
 	'JSON: each step holds its whole report');
 is_deeply([ map { $_->{tps} } @{ $doc->{steps} } ], [ map { $_->{report}{tps} } @{ $doc->{steps} } ],
 	'JSON: the table\'s tps is each report\'s');
-my $t = $doc->{steps}[$kstep]{tps};
-ok(defined($t) && $t < 1.05 * $doc->{steps}[ $kstep - 1 ]{tps}, 'JSON: the step after the knee gained less than 5%');
+
+# The knee by doc/sweep.md's rule, from the steps' own figures: the last
+# step before the first one that gained less than 5% tps (steps that ran
+# to their end).  On an idle two-core machine it comes long before 32
+# clients; beside other load (CPU hogs, the other tests) it may come
+# anywhere, or not at all (every doubling of the clients also takes more
+# of the CPU from the hogs), and the text, the document and the page must
+# then say that there is none.
+my $want = 0;    # 1-based; 0: no knee within the sweep
+for my $i (1 .. $#{ $doc->{steps} })
+{
+	my ($prev, $step) = @{ $doc->{steps} }[ $i - 1, $i ];
+	last if $prev->{outcome} ne 'completed' || $step->{outcome} ne 'completed';
+	if ($step->{tps} < (1 + 0.05) * $prev->{tps})
+	{
+		$want = $i;
+		last;
+	}
+}
+note('steps\' tps: ' . join(', ', map { $_->{tps} } @{ $doc->{steps} }) . "; knee at step $want (0: none)");
+my $kstep = $doc->{knee}{step} // 0;
+my $kvalue = $values[ $kstep - 1 ] // 'none';
+if ($want)
+{
+	my $want_value = $values[ $want - 1 ];
+	like($knee_words, qr/^knee at clients = $want_value: the next step gained less than 5% tps$/,
+		'... which names the knee');
+	is(scalar(@knee_rows), 1, '... marked on one row');
+	ok($doc->{knee}{reached}, 'JSON: the knee is reached') or diag(explain($doc->{knee}));
+	is($kstep, $want, 'JSON: at the step the rule gives');
+	like($knee_rows[0] // '', qr/^ +$kstep +$kvalue /, '... at the row the text marks');
+}
+else
+{
+	like($knee_words, qr/^no knee(?: within the sweep: tps still grew by 5% or more up to its last step|: no step ran to its end)$/,
+		'... which says there is no knee');
+	is(scalar(@knee_rows), 0, '... marked on no row');
+	ok(!$doc->{knee}{reached}, 'JSON: no knee reached') or diag(explain($doc->{knee}));
+}
 
 my $chromium = find_chromium();
 SKIP:
@@ -100,19 +132,43 @@ SKIP:
 			'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
 			'--window-size=1100,2000', '--dump-dom', "file://$dir/s.html" ], timeout => 180);
 	is($brc, 0, 'page: chromium --dump-dom: exit code 0') or diag($berr);
-	like($dom, qr{<pre id="status">ok tps:6 latency:6 knee:$kstep</pre>}, 'page: both curves drawn, the knee named');
-	my $kv = $values[$kstep - 1];
-	like($dom, qr{id="chart-tps"[^>]* data-knee="$kv"}, 'page: the tps curve marks the knee');
-	like($dom, qr{id="chart-latency"[^>]* data-knee="$kv"}, 'page: the latency curve marks it too');
+	my $knee_text = $want ? $kstep : 'none';
+	like($dom, qr{<pre id="status">ok tps:6 latency:6 knee:$knee_text</pre>}, 'page: both curves drawn, the knee named');
+	my ($tps_chart) = $dom =~ /(id="chart-tps"[^>]*)/;
+	my ($lat_chart) = $dom =~ /(id="chart-latency"[^>]*)/;
+	if ($want)
+	{
+		like($tps_chart // '', qr/ data-knee="$kvalue"/, 'page: the tps curve marks the knee');
+		like($lat_chart // '', qr/ data-knee="$kvalue"/, 'page: the latency curve marks it too');
+	}
+	else
+	{
+		unlike($tps_chart // 'data-knee', qr/data-knee/, 'page: the tps curve marks no knee');
+		unlike($lat_chart // 'data-knee', qr/data-knee/, 'page: nor does the latency curve');
+	}
 }
 
 # ---- a -D variable reaches the script ------------------------------------------------
 
+# The value shows in each step's latency, so each step must account a
+# transaction: on a busy machine a -T 1 step may account none (-T counts
+# from before the connections, as pgbench's; PgbTest's run_accounted),
+# and then has no latency (p50 null) to tell which value it ran with.
+# The sweep is then made again, up to 5 times in all.
 write_file('sleep.sql', "SELECT pg_sleep(:ms / 1000.0);\n");
-($rc, $out, $err) = pgbench([ '-n', '-f', 'sleep.sql', '-T', '1', '-D', 'ms=1', '--sweep=ms:1,30',
-		'-l', '--report-json=v.json' ], env => \%env, timeout => 300);
+my $vdoc;
+for my $try (1 .. 5)
+{
+	unlink(glob('pgbench_log_step*'));
+	($rc, $out, $err) = pgbench([ '-n', '-f', 'sleep.sql', '-T', '1', '-D', 'ms=1', '--sweep=ms:1,30',
+			'-l', '--report-json=v.json' ], env => \%env, timeout => 300);
+	last if $rc != 0;
+	$vdoc = decode_json(slurp('v.json'));
+	last unless grep { !$_->{report} || !$_->{report}{transactions}{processed} } @{ $vdoc->{steps} };
+	note("the sweep of ms, run $try: a step accounted no transaction, made again");
+}
 is($rc, 0, 'a sweep of a -D variable: exit status 0') or diag($err);
-my $vdoc = decode_json(slurp('v.json'));
+$vdoc = decode_json(slurp('v.json'));
 my ($p1, $p2) = map { $_->{latency_ms}{p50} } @{ $vdoc->{steps} };
 ok(defined($p1) && $p1 < 30, "step ms=1: a p50 under 30 ms (" . ($p1 // 'none') . ")");
 ok(defined($p2) && $p2 >= 30, "step ms=30: a p50 of 30 ms or more (" . ($p2 // 'none') . ")");

@@ -2,7 +2,8 @@
  * options_help.c — --help and -V.  --help is written from the options table:
  * the text of the pgbench of the compatibility mode byte for byte, then our
  * extensions in a section of their own, then where to report bugs (this
- * project, not PostgreSQL).  The addresses and names come from meson.
+ * project, not PostgreSQL; always, as pgbench's help).  The addresses and
+ * names come from meson.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,11 +64,18 @@ options_print_help(const char *progname, int compat)
 		else
 			print_option_help(def);
 	}
-	/* where to report bugs and read more, when the build names them */
-	if (PGBENCH_BUG_REPORT[0] != '\0' || PGBENCH_HOME_PAGE[0] != '\0')
-		printf("\n");
+	/*
+	 * Where to report bugs, as pgbench's help ends (PostgreSQL's own test
+	 * of --help looks for "Report bugs to"): the build's address, else in
+	 * words where they go, since a build that names no address is one
+	 * made from the sources (README.md, "Reporting bugs").  Then the home
+	 * page, when the build names one.
+	 */
 	if (PGBENCH_BUG_REPORT[0] != '\0')
-		printf("Report bugs to <%s>.\n", PGBENCH_BUG_REPORT);
+		printf("\nReport bugs to <%s>.\n", PGBENCH_BUG_REPORT);
+	else
+		printf("\nReport bugs to the issue tracker of the repository %s was built from.\n",
+			   PGBENCH_NAME);
 	if (PGBENCH_HOME_PAGE[0] != '\0')
 		printf("%s home page: <%s>\n", PGBENCH_NAME, PGBENCH_HOME_PAGE);
 }

@@ -16,6 +16,7 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/cli/options_table.h"
 #include "pgbench/fleet/rendezvous.h"
+#include "pgbench/report/metrics.h"
 #include "pgbench/base/xalloc.h"
 
 /* ---- integers and the generic setters ------------------------------------ */
@@ -24,6 +25,8 @@
  * An int in [min, max]: leading blanks and a sign as strtol takes them,
  * trailing blanks allowed, anything else trailing rejected.  The messages
  * name the option as "-c/--client", or "--partitions" without a letter.
+ * A value without a digit ("-c ''") is 0 for pgbench's options, as
+ * pgbench reads it; ours refuse it as invalid ("--warmup=" is no 0).
  */
 static bool
 parse_int_arg(const opt_def *def, const char *text, int min, int max, int *result)
@@ -31,7 +34,8 @@ parse_int_arg(const opt_def *def, const char *text, int min, int max, int *resul
 	char		optname[64];
 	char	   *end;
 	long		value;
-	bool		out_of_int;
+	bool		out_of_int,
+				no_digit;
 
 	if (def->error_name != NULL)
 		snprintf(optname, sizeof(optname), "%s", def->error_name);
@@ -42,9 +46,10 @@ parse_int_arg(const opt_def *def, const char *text, int min, int max, int *resul
 	errno = 0;
 	value = strtol(text, &end, 10);
 	out_of_int = errno == ERANGE || value < INT_MIN || value > INT_MAX;
+	no_digit = end == text;
 	while (*end != '\0' && isspace((unsigned char) *end))
 		end++;
-	if (*end != '\0')
+	if (*end != '\0' || (no_digit && def->kind == OPT_ROW_OURS))
 	{
 		diag_error("invalid value \"%s\" for option %s", text, optname);
 		return false;
@@ -638,6 +643,26 @@ handle_threshold(opt_parse *st, const opt_def *def, const char *value)
 	return OPT_CONTINUE;
 }
 
+/*
+ * --metrics-listen=ADDR:PORT: its form checked here, so that a bad
+ * address or port fails before anything connects (metrics.h; a name that
+ * does not resolve or a port in use is found when the run listens).
+ */
+static int
+handle_metrics_listen(opt_parse *st, const opt_def *def, const char *value)
+{
+	char		why[METRICS_MAX_HOST + 128];
+
+	(void) st;
+	(void) def;
+	if (!metrics_check_address(value, why, sizeof(why)))
+	{
+		diag_error("%s", why);
+		return OPT_EXIT_FAIL;
+	}
+	return OPT_CONTINUE;
+}
+
 /* --sweep=NAME:LIST, --sweep-slo=LATENCY, --sweep-stop-on=slo|knee */
 static int
 handle_sweep(opt_parse *st, const opt_def *def, const char *value)
@@ -881,7 +906,7 @@ const opt_def options_table[] = {
 		.help = "record the server's side with a report file (default: on)"},
 	{OURS("server-sample-interval", REQUIRED, BENCH), INT(server_sample_ms, 10, 60000),
 		.arg_help = "MS", .help = "sample wait events every MS ms (default: 100)"},
-	{OURS("metrics-listen", REQUIRED, BENCH), STRING(metrics_listen),
+	{OURS("metrics-listen", REQUIRED, BENCH), STRING(metrics_listen), .handler = handle_metrics_listen,
 		.arg_help = "ADDR:PORT",
 		.help = "serve live metrics (Prometheus format) on ADDR:PORT"},
 	{OURS("rendezvous", REQUIRED, BENCH), .handler = handle_rendezvous,

@@ -4,6 +4,7 @@
  * masked (conninfo_mask.h).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,12 +150,178 @@ hide_quoted(const char *msg, const PQconninfoOption *keywords, char *buf, size_t
 	buf[n] = '\0';
 }
 
+/* ---- what a rejection may quote ------------------------------------------ */
+
+/* What the quoted part that ends one of libpq's messages is. */
+typedef enum quoted_kind
+{
+	QUOTED_KEYWORD,				/* a keyword the string names */
+	QUOTED_URI_PART,			/* a part of a URI that was percent-decoded */
+} quoted_kind;
+
+/*
+ * The messages of PQconninfoParse (libpq 15 and later, untranslated)
+ * whose last quoted part may be shown, by their text before it.  A
+ * keyword is never secret: pgbench's message shows it, and so does ours.
+ * A message not listed here (translated, or of another libpq) has its
+ * quoted parts hidden as before.
+ */
+static const struct
+{
+	const char *head;
+	quoted_kind kind;
+}			quoting_messages[] = {
+	{"invalid connection option \"", QUOTED_KEYWORD},
+	{"invalid URI query parameter: \"", QUOTED_KEYWORD},
+	{"extra key/value separator \"=\" in URI query parameter: \"", QUOTED_KEYWORD},
+	{"invalid percent-encoded token: \"", QUOTED_URI_PART},
+	{"forbidden value %00 in percent-encoded value: \"", QUOTED_URI_PART},
+};
+
+/* s (n bytes) is the same text as t (tn bytes). */
+static bool
+same_text(const char *s, size_t n, const char *t, size_t tn)
+{
+	return n == tn && memcmp(s, t, n) == 0;
+}
+
+/* Append s (n bytes) at *end, a comma first when sep. */
+static void
+append_part(char **end, bool sep, const char *s, size_t n)
+{
+	if (sep)
+		*(*end)++ = ',';
+	memcpy(*end, s, n);
+	*end += n;
+}
+
+/* The parts of a URI that libpq percent-decodes, and whether tok is one. */
+typedef struct uri_parts
+{
+	const char *tok;			/* the part a message quotes */
+	size_t		toklen;
+	bool		secret;			/* tok is the user info or a parameter's value */
+	bool		shown;			/* tok is the hosts, ports, database or a keyword */
+} uri_parts;
+
+/* The query's parameters (from after '?'): keywords shown, values secret. */
+static void
+scan_query(uri_parts *u, const char *p)
+{
+	while (*p != '\0')
+	{
+		size_t		n = strcspn(p, "&");
+		const char *eq = memchr(p, '=', n);
+
+		if (eq != NULL)
+		{
+			u->shown |= same_text(p, (size_t) (eq - p), u->tok, u->toklen);
+			u->secret |= same_text(eq + 1, (size_t) (p + n - eq - 1), u->tok, u->toklen);
+		}
+		p += n + (p[n] == '&');
+	}
+}
+
+/*
+ * Whether tok is a part of URI uri that may be shown: the host list or
+ * the port list (each joined by commas, as libpq decodes them), the
+ * database name or a parameter's keyword, and neither the user, the
+ * password nor a parameter's value (libpq decodes them first: equal
+ * text may as well be theirs).  The URI is cut as libpq cuts it: the
+ * user info up to the first '@' when that comes before any '/', each
+ * host up to ':', '/', '?' or ',' (in brackets up to ']'), its port up
+ * to '/', '?' or ',', the database name from '/' to '?', the query's
+ * parameters KEY=VALUE between '&'.
+ */
+static bool
+uri_part_shown(const char *uri, const char *tok, size_t toklen)
+{
+	uri_parts	u = {.tok = tok, .toklen = toklen};
+	size_t		skip = strncmp(uri, "postgresql://", 13) == 0 ? 13 :
+		strncmp(uri, "postgres://", 11) == 0 ? 11 : 0;
+	const char *p = uri + skip;
+	const char *at = p + strcspn(p, "@/");
+	char	   *hosts = malloc(strlen(p) + 1);
+	char	   *ports = malloc(strlen(p) + 1);
+	char	   *hend = hosts,
+			   *pend = ports;
+
+	if (skip == 0 || hosts == NULL || ports == NULL)
+	{
+		free(hosts);
+		free(ports);
+		return false;
+	}
+	if (*at == '@')
+	{
+		size_t		user = strcspn(p, ":@");
+
+		u.secret |= same_text(p, user, tok, toklen);
+		if (p[user] == ':')
+			u.secret |= same_text(p + user + 1, (size_t) (at - p - user - 1), tok, toklen);
+		p = at + 1;
+	}
+	for (bool sep = false;; sep = true)
+	{
+		const char *close = *p == '[' ? strchr(p, ']') : NULL;
+		size_t		n = close != NULL ? (size_t) (close - p - 1) : strcspn(p, ":/?,");
+
+		append_part(&hend, sep, close != NULL ? p + 1 : p, n);
+		p = close != NULL ? close + 1 : p + n;
+		n = *p == ':' ? strcspn(p + 1, "/?,") : 0;
+		append_part(&pend, sep, p + 1, n);
+		p += *p == ':' ? n + 1 : 0;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	u.shown |= same_text(hosts, (size_t) (hend - hosts), tok, toklen) ||
+		same_text(ports, (size_t) (pend - ports), tok, toklen);
+	free(hosts);
+	free(ports);
+	if (*p == '/')
+	{
+		size_t		n = strcspn(p + 1, "?");
+
+		u.shown |= same_text(p + 1, n, tok, toklen);
+		p += n + 1;
+	}
+	if (*p == '?')
+		scan_query(&u, p + 1);
+	return u.shown && !u.secret;
+}
+
+/*
+ * Whether msg may be shown whole: one of quoting_messages, its quoted
+ * part a keyword, or a part of the URI dbname that holds no secret.
+ */
+static bool
+message_shown(const char *dbname, const char *msg)
+{
+	const char *last = strrchr(msg, '"');
+
+	if (last == NULL || last[1 + strspn(last + 1, "\n")] != '\0')
+		return false;			/* something after the quoted part */
+	for (size_t i = 0; i < sizeof(quoting_messages) / sizeof(quoting_messages[0]); i++)
+	{
+		size_t		hlen = strlen(quoting_messages[i].head);
+		const char *tok = msg + hlen;
+
+		if (strncmp(msg, quoting_messages[i].head, hlen) != 0 || last < tok)
+			continue;
+		return quoting_messages[i].kind == QUOTED_KEYWORD ||
+			uri_part_shown(dbname, tok, (size_t) (last - tok));
+	}
+	return false;
+}
+
 bool
 conninfo_reject_text(const char *dbname, char *buf, size_t len)
 {
 	PQconninfoOption *opts;
 	PQconninfoOption *keywords;
 	char	   *errmsg = NULL;
+	const char *msg;
 
 	if (len == 0 || !conninfo_is_connection_string(dbname))
 		return false;
@@ -164,9 +331,21 @@ conninfo_reject_text(const char *dbname, char *buf, size_t len)
 		PQconninfoFree(opts);
 		return false;
 	}
-	keywords = PQconninfoParse("", NULL);	/* every keyword, no value */
-	hide_quoted(errmsg != NULL ? errmsg : "out of memory", keywords, buf, len);
-	PQconninfoFree(keywords);
+	msg = errmsg != NULL ? errmsg : "out of memory";
+	if (message_shown(dbname, msg))
+	{
+		size_t		n = strlen(msg);
+
+		while (n > 0 && msg[n - 1] == '\n')
+			n--;
+		snprintf(buf, len, "%.*s", (int) n, msg);
+	}
+	else
+	{
+		keywords = PQconninfoParse("", NULL);	/* every keyword, no value */
+		hide_quoted(msg, keywords, buf, len);
+		PQconninfoFree(keywords);
+	}
 	PQfreemem(errmsg);
 	return true;
 }

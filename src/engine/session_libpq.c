@@ -205,28 +205,34 @@ pgb_session_tx_status(const pgb_session *s)
 /* ---- cancel ----------------------------------------------------------- */
 
 /*
- * libpq 15 has no non-blocking cancel: PQcancel connects to the server,
- * sends the request and waits for the server to close, with no timeout.
- * So it runs on a thread of its own, which the caller waits for at most
- * CANCEL_WAIT_SEC; past that the caller goes on (the request may still
- * arrive) and the thread, detached, frees what it holds when PQcancel
- * returns or the process ends.
+ * libpq 15 has no non-blocking cancel (PQcancelStart is libpq 17's):
+ * PQcancel connects to the server, sends the request and waits for the
+ * server to close, with no timeout, so that a silent server (a frozen
+ * host, a black-holed route) holds it for minutes or for ever.  So each
+ * request runs PQcancel on a detached thread of its own, started by
+ * pgb_cancel_start, and pgb_cancel_finish waits for it on the monotonic
+ * clock until the caller's deadline; past that the caller goes on (the
+ * request may still arrive) and the thread frees what it holds when
+ * PQcancel returns, or the process ends.  The thread's stack is small:
+ * PQcancel needs little, and a stop may start dozens of them at once.
  */
-#define CANCEL_WAIT_SEC 2
+#define CANCEL_STACK_SIZE (512 * 1024)
 
-typedef struct cancel_job
+struct pgb_cancel
 {
 	pthread_mutex_t lock;
-	pthread_cond_t done_cond;
-	PGcancel   *cancel;
-	bool		done;
-	bool		abandoned;		/* the caller stopped waiting: the thread frees */
-	bool		ok;
-	char		errbuf[256];
-} cancel_job;
+	pthread_cond_t done_cond;	/* on CLOCK_MONOTONIC, as the deadline */
+	PGcancel   *cancel;			/* the session's address and key, a copy */
+	pg_time_usec_t started;		/* when pgb_cancel_start ran */
+	bool		done;			/* under lock: PQcancel returned */
+	bool		abandoned;		/* under lock: the caller stopped waiting, the
+								 * thread frees */
+	bool		ok;				/* under lock, once done: delivered */
+	char		errbuf[256];	/* under lock, once done: why not */
+};
 
 static void
-cancel_job_free(cancel_job *job)
+cancel_job_free(pgb_cancel *job)
 {
 	PQfreeCancel(job->cancel);
 	pthread_cond_destroy(&job->done_cond);
@@ -237,7 +243,7 @@ cancel_job_free(cancel_job *job)
 static void *
 cancel_thread(void *arg)
 {
-	cancel_job *job = arg;
+	pgb_cancel *job = arg;
 	char		errbuf[sizeof(job->errbuf)];
 	bool		ok = PQcancel(job->cancel, errbuf, sizeof(errbuf)) != 0;
 	bool		abandoned;
@@ -254,15 +260,16 @@ cancel_thread(void *arg)
 	return NULL;
 }
 
-/* Wait for job until CANCEL_WAIT_SEC from now; false on timeout (abandoned). */
+/* Wait for job until deadline; false on timeout (then it is abandoned). */
 static bool
-cancel_wait(cancel_job *job)
+cancel_wait(pgb_cancel *job, pg_time_usec_t deadline)
 {
-	struct timespec until;
+	struct timespec until = {
+		.tv_sec = (time_t) (deadline / 1000000),
+		.tv_nsec = (long) (deadline % 1000000) * 1000,
+	};
 	bool		done;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += CANCEL_WAIT_SEC;
 	pthread_mutex_lock(&job->lock);
 	while (!job->done &&
 		   pthread_cond_timedwait(&job->done_cond, &job->lock, &until) != ETIMEDOUT)
@@ -274,37 +281,84 @@ cancel_wait(cancel_job *job)
 	return done;
 }
 
-bool
-pgb_session_cancel(pgb_session *s, char *errbuf, size_t errlen)
+/* The job's lock and its condition variable, on the monotonic clock. */
+static bool
+cancel_job_init(pgb_cancel *job)
 {
-	cancel_job *job = calloc(1, sizeof(cancel_job));
-	pthread_t	tid;
+	pthread_condattr_t cattr;
 	bool		ok;
+
+	if (pthread_condattr_init(&cattr) != 0)
+		return false;
+	ok = pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC) == 0 &&
+		pthread_cond_init(&job->done_cond, &cattr) == 0;
+	pthread_condattr_destroy(&cattr);
+	if (ok && pthread_mutex_init(&job->lock, NULL) != 0)
+	{
+		pthread_cond_destroy(&job->done_cond);
+		ok = false;
+	}
+	return ok;
+}
+
+pgb_cancel *
+pgb_cancel_start(pgb_session *s, char *errbuf, size_t errlen)
+{
+	pgb_cancel *job = calloc(1, sizeof(pgb_cancel));
+	pthread_attr_t attr;
+	pthread_t	tid;
+	int			rc;
 
 	if (job == NULL || (job->cancel = PQgetCancel(CONN(s))) == NULL)
 	{
+		snprintf(errbuf, errlen, "%s",
+				 job != NULL && PQstatus(CONN(s)) == CONNECTION_BAD ? "the connection is lost"
+				 : "out of memory");
+		free(job);
+		return NULL;
+	}
+	if (!cancel_job_init(job))
+	{
+		PQfreeCancel(job->cancel);
 		free(job);
 		snprintf(errbuf, errlen, "out of memory");
-		return false;
+		return NULL;
 	}
-	pthread_mutex_init(&job->lock, NULL);
-	pthread_cond_init(&job->done_cond, NULL);
-	if (pthread_create(&tid, NULL, cancel_thread, job) != 0)
+	job->started = pgb_time_now();
+	rc = pthread_attr_init(&attr);
+	if (rc == 0)
 	{
-		/* no thread to spare: cancel here, unbounded as libpq is */
-		ok = PQcancel(job->cancel, errbuf, (int) errlen) != 0;
+		pthread_attr_setstacksize(&attr, CANCEL_STACK_SIZE);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		rc = pthread_create(&tid, &attr, cancel_thread, job);
+		pthread_attr_destroy(&attr);
+	}
+	if (rc != 0)
+	{
+		/* never PQcancel here: it may block for ever */
+		snprintf(errbuf, errlen, "could not start a thread for it: %s", strerror(rc));
 		cancel_job_free(job);
-		return ok;
+		return NULL;
 	}
-	pthread_detach(tid);
-	if (!cancel_wait(job))
+	return job;
+}
+
+bool
+pgb_cancel_finish(pgb_cancel *c, pg_time_usec_t deadline, char *errbuf, size_t errlen)
+{
+	pg_time_usec_t waited = deadline > c->started ? deadline - c->started : 0;
+	bool		ok;
+
+	if (!cancel_wait(c, deadline))
 	{
-		snprintf(errbuf, errlen, "no answer from the server within %d s", CANCEL_WAIT_SEC);
+		/* c is the thread's now: not to be touched again */
+		snprintf(errbuf, errlen, "no answer from the server within %.1f s",
+				 (double) waited / 1e6);
 		return false;
 	}
-	ok = job->ok;
-	snprintf(errbuf, errlen, "%s", job->errbuf);
-	cancel_job_free(job);
+	ok = c->ok;
+	snprintf(errbuf, errlen, "%s", c->errbuf);
+	cancel_job_free(c);
 	return ok;
 }
 

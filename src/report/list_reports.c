@@ -1,15 +1,19 @@
 /*
  * list_reports.c — --list-reports (list_reports.h): each report read
- * whole (at most the merge's 256 MiB), parsed, and summed up in a line.
- * A report is read leniently: a member missing or of another kind shows
- * as "-"; texts are printed with control characters masked.
+ * whole (a regular file of at most the merge's 256 MiB), parsed, and
+ * summed up in a line.  A report is read leniently: a member missing or
+ * of another kind shows as "-"; texts, file names among them, are
+ * printed with control characters masked.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "merge_int.h"
 #include "pgbench/base/diag.h"
@@ -73,25 +77,95 @@ labels_text(const json_value *labels)
 	return out;
 }
 
+/* A file name as printed (malloc'd): its control characters masked, as a label's. */
+static char *
+shown_name(const char *path)
+{
+	char	   *shown = pgb_strdup(path);
+
+	utf8_mask_controls(shown);
+	return shown;
+}
+
+/*
+ * The whole of report file path (malloc'd, its length in *len), or NULL
+ * after a warning naming it as shown.  A directory given to the listing
+ * may be shared: anything may be dropped into it under a name ending in
+ * .json.  So only a regular file is opened (a FIFO would block the open
+ * or the read for ever, a device such as /dev/zero never ends), and it
+ * is opened without blocking and checked again once open, in case the
+ * name was replaced in between; a file over MERGE_MAX_FILE_BYTES is
+ * refused before any of it is read, and no more than the size it had
+ * when opened is read.
+ */
+static char *
+read_report(const char *path, const char *shown, size_t *len)
+{
+	struct stat st;
+	int			fd;
+	char	   *text = NULL;
+	size_t		size;
+
+	*len = 0;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	{
+		diag_warning("%s: not a regular file, skipped", shown);
+		return NULL;
+	}
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+	{
+		diag_warning("could not open report file \"%s\": %s", shown, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0)
+		diag_warning("could not read report file \"%s\": %s", shown, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		diag_warning("%s: not a regular file, skipped", shown);
+	else if (st.st_size > MERGE_MAX_FILE_BYTES)
+		diag_warning("%s: larger than %" PRId64 " bytes (256 MiB), the most a report may be",
+					 shown, MERGE_MAX_FILE_BYTES);
+	else
+	{
+		size = (size_t) st.st_size;
+		text = pgb_malloc(size + 1);
+		while (*len < size)
+		{
+			ssize_t		got = read(fd, text + *len, size - *len);
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0)
+			{
+				diag_warning("could not read report file \"%s\": %s", shown, strerror(errno));
+				free(text);
+				text = NULL;
+				break;
+			}
+			if (got == 0)
+				break;			/* it shrank meanwhile: the parse will say */
+			*len += (size_t) got;
+		}
+	}
+	close(fd);
+	return text;
+}
+
 /* Report file into *l; false (a warning printed) when it is not a report. */
 static bool
 read_listed(const char *file, listed *l)
 {
-	merge_error err;
 	json_doc	doc;
 	char		why[256];
 	size_t		len;
-	char	   *text;
+	char	   *shown = shown_name(file);
+	char	   *text = read_report(file, shown, &len);
 	const json_value *root,
 			   *lat;
 	bool		ok;
 
-	memset(&err, 0, sizeof(err));
-	text = merge_read_file(file, &len, &err);
 	if (text == NULL)
 	{
-		diag_warning("%s", err.message);
-		merge_error_free(&err);
+		free(shown);
 		return false;
 	}
 	ok = json_parse(text, len, &doc, why, sizeof(why));
@@ -99,14 +173,15 @@ read_listed(const char *file, listed *l)
 	if (!ok || doc.root.kind != JSON_OBJECT || json_get(&doc.root, "schema_version") == NULL ||
 		json_get(&doc.root, "outcome") == NULL)
 	{
-		diag_warning("%s: not a report of pgbench%s%s", file, ok ? "" : ": ", ok ? "" : why);
+		diag_warning("%s: not a report of pgbench%s%s", shown, ok ? "" : ": ", ok ? "" : why);
 		if (ok)
 			json_doc_free(&doc);
+		free(shown);
 		return false;
 	}
 	root = &doc.root;
 	memset(l, 0, sizeof(*l));
-	l->file = pgb_strdup(file);
+	l->file = shown;
 	copy_text(l->start, sizeof(l->start), json_str(json_get(root, "start_time")));
 	copy_text(l->outcome, sizeof(l->outcome), json_str(json_get(root, "outcome")));
 	number_text(l->tps, sizeof(l->tps), json_get(root, "tps"), "%.1f");
@@ -135,6 +210,17 @@ by_name(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/* An error about path, errno's reason after it, the path shown masked. */
+static void
+path_error(const char *what, const char *path)
+{
+	int			saved = errno;
+	char	   *shown = shown_name(path);
+
+	diag_error("%s \"%s\": %s", what, shown, strerror(saved));
+	free(shown);
+}
+
 /* Add the reports of path (a directory's *.json, or a file) to *list; false when unreadable. */
 static bool
 add_path(const char *path, listed **list, int *n)
@@ -147,7 +233,7 @@ add_path(const char *path, listed **list, int *n)
 
 	if (stat(path, &st) != 0)
 	{
-		diag_error("could not read \"%s\": %s", path, strerror(errno));
+		path_error("could not read", path);
 		return false;
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -158,7 +244,7 @@ add_path(const char *path, listed **list, int *n)
 	}
 	if ((d = opendir(path)) == NULL)
 	{
-		diag_error("could not open directory \"%s\": %s", path, strerror(errno));
+		path_error("could not open directory", path);
 		return false;
 	}
 	while ((e = readdir(d)) != NULL)

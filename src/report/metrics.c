@@ -51,16 +51,28 @@ struct metrics_server
 
 /* ---- the socket --------------------------------------------------------- */
 
-/* "host:port" or "[v6]:port" into host and port; false when malformed. */
+/* The largest port number; the smallest is 1 (see split_address). */
+#define METRICS_MAX_PORT 65535
+
+static void render_pages(metrics_server *ms, const timeline_record *r, const stats_data *totals,
+						 bool throttled);
+
+/*
+ * "host:port" or "[v6]:port" into host and *port; false with the reason
+ * in err.  The port is decimal digits only, from 1 to 65535: getaddrinfo
+ * would take 99999 and bind its low 16 bits (port 34463), and port 0
+ * would have the system choose one that no scraper could be told of.
+ */
 static bool
-split_address(const char *addr, char *host, size_t hlen, const char **port)
+split_address(const char *addr, char *host, size_t hlen, int *port, char *err, size_t errlen)
 {
 	const char *colon = strrchr(addr, ':');
 	const char *h = addr;
 	size_t		n;
+	long		value = 0;
 
 	if (colon == NULL || colon[1] == '\0')
-		return false;
+		goto malformed;
 	n = (size_t) (colon - addr);
 	if (n >= 2 && addr[0] == '[' && addr[n - 1] == ']')
 	{
@@ -68,18 +80,48 @@ split_address(const char *addr, char *host, size_t hlen, const char **port)
 		n -= 2;
 	}
 	if (n == 0 || n >= hlen)
+		goto malformed;
+	/* digits only (no sign, no blank), and few enough that value cannot overflow */
+	for (const char *d = colon + 1; *d != '\0'; d++)
+	{
+		if (*d < '0' || *d > '9' || value > METRICS_MAX_PORT)
+		{
+			value = 0;
+			break;
+		}
+		value = value * 10 + (*d - '0');
+	}
+	if (value < 1 || value > METRICS_MAX_PORT)
+	{
+		snprintf(err, errlen, "invalid address \"%s\": the port must be a number from 1 to %d",
+				 addr, METRICS_MAX_PORT);
 		return false;
+	}
 	memcpy(host, h, n);
 	host[n] = '\0';
-	*port = colon + 1;
+	*port = (int) value;
 	return true;
+
+malformed:
+	snprintf(err, errlen, "invalid address \"%s\": expected HOST:PORT", addr);
+	return false;
+}
+
+bool
+metrics_check_address(const char *addr, char *err, size_t errlen)
+{
+	char		host[METRICS_MAX_HOST];
+	int			port;
+
+	return split_address(addr, host, sizeof(host), &port, err, errlen);
 }
 
 metrics_server *
 metrics_listen(const char *addr, char *err, size_t errlen)
 {
-	char		host[256];
-	const char *port;
+	char		host[METRICS_MAX_HOST];
+	char		port[8];
+	int			portnum;
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 	.ai_flags = AI_PASSIVE | AI_NUMERICSERV};
 	struct addrinfo *ai = NULL;
@@ -88,11 +130,9 @@ metrics_listen(const char *addr, char *err, size_t errlen)
 				one = 1,
 				rc;
 
-	if (!split_address(addr, host, sizeof(host), &port))
-	{
-		snprintf(err, errlen, "invalid address \"%s\": expected HOST:PORT", addr);
+	if (!split_address(addr, host, sizeof(host), &portnum, err, errlen))
 		return NULL;
-	}
+	snprintf(port, sizeof(port), "%d", portnum);
 	if ((rc = getaddrinfo(host, port, &hints, &ai)) != 0)
 	{
 		snprintf(err, errlen, "could not resolve \"%s\": %s", addr, gai_strerror(rc));
@@ -113,6 +153,14 @@ metrics_listen(const char *addr, char *err, size_t errlen)
 	ms->listen_fd = fd;
 	for (int i = 0; i < METRICS_MAX_CONNS; i++)
 		ms->conns[i].fd = -1;
+	/* a scrape before the first interval closes gets the families, no value yet */
+	render_pages(ms, NULL, NULL, false);
+	if (ms->page[0] == NULL || ms->page[1] == NULL)
+	{
+		snprintf(err, errlen, "out of memory");
+		metrics_close(ms);
+		return NULL;
+	}
 	return ms;
 }
 
@@ -160,8 +208,8 @@ answer(metrics_server *ms, metrics_conn *c)
 	bool		path = get && (strncmp(c->request + 4, "/metrics ", 9) == 0 ||
 							   strncmp(c->request + 4, "/ ", 2) == 0);
 	int			om = strstr(c->request, "application/openmetrics-text") != NULL;
-	const char *body = ms->page[om] != NULL ? ms->page[om] : "";
-	size_t		body_len = ms->page[om] != NULL ? ms->page_len[om] : 0;
+	const char *body = ms->page[om];	/* rendered since metrics_listen */
+	size_t		body_len = ms->page_len[om];
 	size_t		cap = body_len + 512;
 	int			n;
 
@@ -274,6 +322,7 @@ typedef struct page
 	size_t		len;
 	bool		om;				/* OpenMetrics */
 	bool		full;
+	bool		bare;			/* before the first interval: families, no sample */
 } page;
 
 static void
@@ -306,6 +355,8 @@ family(page *p, const char *name, bool counter, const char *help)
 static void
 sample(page *p, const char *name, const char *labels, double v)
 {
+	if (p->bare)
+		return;
 	if (isnan(v))
 		put(p, "%s%s NaN\n", name, labels);
 	else if (v == floor(v) && fabs(v) < 1e15)
@@ -455,14 +506,31 @@ metrics_record(metrics_server *ms, const timeline_record *r, const stats_data *t
 		for (int i = 0; i < TIMELINE_HOST_NCPU_STATES; i++)
 			ms->host_cpu[i] += r->host.cpu_s[i];
 	}
+	render_pages(ms, r, totals, throttled);
+}
+
+/*
+ * Both renderings of the page from record r, or before the first one (r
+ * NULL) the families alone: a valid document all the same (OpenMetrics
+ * parsers refuse an empty one, which has no "# EOF").  A page that
+ * cannot be allocated stays NULL.
+ */
+static void
+render_pages(metrics_server *ms, const timeline_record *r, const stats_data *totals,
+			 bool throttled)
+{
+	static const timeline_record no_record;
+	static const stats_data no_totals;
+
 	for (int om = 0; om < 2; om++)
 	{
-		page		p = {.buf = ms->page[om], .om = om == 1};
+		page		p = {.buf = ms->page[om], .om = om == 1, .bare = r == NULL};
 
 		if (p.buf == NULL && (p.buf = ms->page[om] = malloc(PAGE_MAX)) == NULL)
 			continue;
-		render_run(&p, r, totals, throttled, ms);
-		render_server(&p, r, ms);
+		render_run(&p, r != NULL ? r : &no_record, totals != NULL ? totals : &no_totals,
+				   throttled, ms);
+		render_server(&p, r != NULL ? r : &no_record, ms);
 		if (p.om)
 			put(&p, "# EOF\n");
 		ms->page_len[om] = p.len;

@@ -150,18 +150,20 @@ sub oracle19_path
 	return undef;
 }
 
-# The end of our --help: a blank line, then "Report bugs to <ADDR>." and
-# "NAME home page: <URL>" for each address the build names (meson options
-# bug_report, home_page, passed on by t/meson.build); nothing when none.
-# IDENT is "pgbench-ng 0.1.0".
+# The end of our --help: a blank line, "Report bugs to <ADDR>." (meson
+# option bug_report, passed on by t/meson.build) or, when the build names
+# none, a "Report bugs to ..." line saying in words where they go, then
+# "NAME home page: <URL>" when the build names one (home_page).  IDENT is
+# "pgbench-ng 0.1.0".
 sub help_closing
 {
 	my ($ident) = @_;
 	my ($bug, $home) = ($ENV{PGBENCH_BUG_REPORT} // '', $ENV{PGBENCH_HOME_PAGE} // '');
-	my $s = '';
-	$s .= "Report bugs to <$bug>.\n" if $bug ne '';
-	$s .= ($ident =~ s/ .*//r) . " home page: <$home>\n" if $home ne '';
-	return $s eq '' ? '' : "\n$s";
+	my $name = $ident =~ s/ .*//r;
+	my $s = $bug ne '' ? "Report bugs to <$bug>.\n"
+	  : "Report bugs to the issue tracker of the repository $name was built from.\n";
+	$s .= "$name home page: <$home>\n" if $home ne '';
+	return "\n$s";
 }
 
 sub pgbench { my ($args, %o) = @_; return run_cmd([ our_pgbench_path(), @$args ], %o); }

@@ -684,10 +684,27 @@ pgb_session_tx_status(const pgb_session *s)
 	return s->inflight > 0 ? PGB_TX_ACTIVE : s->tx;
 }
 
-bool
-pgb_session_cancel(pgb_session *s, char *errbuf, size_t errlen)
+/* A cancel request: counted when started, delivered at once. */
+struct pgb_cancel
 {
+	int			unused;
+};
+
+pgb_cancel *
+pgb_cancel_start(pgb_session *s, char *errbuf, size_t errlen)
+{
+	static pgb_cancel delivered;
+
 	s->cancels++;
+	snprintf(errbuf, errlen, "%s", "");
+	return &delivered;
+}
+
+bool
+pgb_cancel_finish(pgb_cancel *c, pg_time_usec_t deadline, char *errbuf, size_t errlen)
+{
+	(void) c;
+	(void) deadline;
 	snprintf(errbuf, errlen, "%s", "");
 	return true;
 }

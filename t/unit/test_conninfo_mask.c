@@ -2,8 +2,9 @@
  * test_conninfo_mask.c — a database name fit to be shown (conninfo_mask.h):
  * a table of connection strings, conninfo and URI, rebuilt by libpq's
  * parser with their secrets masked or, when libpq rejects them, not shown;
- * libpq's reasons for a rejection with nothing of the string quoted but
- * its own keywords; and which arguments of a command line options_parse
+ * libpq's reasons for a rejection as pgbench prints them where they quote
+ * a keyword or a URI's part that holds no secret, with "..." where they
+ * quote what may (the user info, a value, a word without "="); and which arguments of a command line options_parse
  * shows that way (-d/--dbname's value by mode, the DBNAME argument).
  * No server is needed.  The expected strings follow libpq's order of
  * options (user, password, dbname, host, port, ...), that of libpq 15 and
@@ -107,11 +108,28 @@ typedef struct reject_case
 static const reject_case reject_cases[] = {
 	{"bench", NULL},
 	{"host=h password=" SECRET, NULL},
-	{"host=h password=" SECRET " bogus=1", "invalid connection option \"...\""},
+	/* a keyword is never secret: shown as pgbench shows it */
+	{"host=h password=" SECRET " bogus=1", "invalid connection option \"bogus\""},
+	{"nosuchkey=1", "invalid connection option \"nosuchkey\""},
+	{"a\"b=1", "invalid connection option \"a\"b\""},
+	{"postgresql://u:" SECRET "@h/db?nosuch=" SECRET, "invalid URI query parameter: \"nosuch\""},
+	{"postgresql://h/db?nosuch=a=" SECRET,
+	"extra key/value separator \"=\" in URI query parameter: \"nosuch\""},
+	/* a word without "=" may be a misplaced password */
 	{"host=h " SECRET " password=x", "missing \"=\" after \"...\" in connection info string"},
 	{"host=h password " SECRET, "missing \"=\" after \"password\" in connection info string"},
 	{"host=h password='" SECRET, "unterminated quoted string in connection info string"},
+	/* a URI's percent-encoded part: shown unless it is the user info or a value */
+	{"postgresql://u:" SECRET "@h/%zz", "invalid percent-encoded token: \"%zz\""},
+	{"postgresql://u:" SECRET "@h1:5432,h%zz:1/db", "invalid percent-encoded token: \"h1,h%zz\""},
+	{"postgresql://[::1]:5%zz/db", "invalid percent-encoded token: \"5%zz\""},
+	{"postgresql://h/db?pass%zz=" SECRET, "invalid percent-encoded token: \"pass%zz\""},
+	{"postgres://h/db?application_name=%00&x=1", "forbidden value %00 in percent-encoded value: \"...\""},
 	{"postgresql://u:" SECRET "%zz@h/db", "invalid percent-encoded token: \"...\""},
+	{"postgresql://" SECRET "%zz@h/db", "invalid percent-encoded token: \"...\""},
+	{"postgresql://u:%zz@h/%zz", "invalid percent-encoded token: \"...\""},
+	{"postgresql://h/db?password=" SECRET "%zz", "invalid percent-encoded token: \"...\""},
+	{"postgresql://h/db?sslmode=disable&sslpassword=" SECRET "%zz", "invalid percent-encoded token: \"...\""},
 	{"postgresql://u:" SECRET "@[/db",
 	"end of string reached when looking for matching \"]\" in IPv6 host address in URI: \"...\""},
 	{"postgresql://u:\"" SECRET "\"@[/db",
@@ -138,7 +156,8 @@ test_reject_text(void)
 			continue;
 		}
 		tap_ok(rejected, "rejected: %s", c->in);
-		tap_is_str(buf, c->text, "  libpq's reason, nothing quoted but keywords");
+		tap_is_str(buf, c->text, "  libpq's reason, nothing secret quoted");
+		tap_ok(strstr(buf, SECRET) == NULL, "  no secret");
 	}
 	tap_ok(conninfo_reject_text("postgresql://u:" SECRET "@[/db", buf, 12) && strlen(buf) < 12,
 		   "a short buffer: cut, terminated");

@@ -47,16 +47,23 @@ bool		conninfo_is_connection_string(const char *dbname);
 char	   *conninfo_mask(const char *dbname);
 
 /*
- * When dbname is a connection string that libpq rejects, why, in words
- * that show nothing of it but libpq's own vocabulary: PQconninfoParse's
- * message with every quoted part that is not one of libpq's keywords or
- * punctuation marks (= : / ]) replaced by "..." (from its opening quote to
- * the message's last quote).  So 'missing "=" after "password" in
- * connection info string' stays as libpq says it, while the URI, the
- * percent-encoded token or the unknown keyword that other messages quote
- * (any of which may be a password) does not.  Writes it to buf (len
- * bytes, no trailing newline) and returns true; false (buf untouched)
- * when dbname is not a connection string or libpq accepts it.
+ * When dbname is a connection string that libpq rejects, why, in
+ * pgbench's words where they show no secret: PQconninfoParse's message
+ * as it is when what it quotes is a keyword (never secret: 'invalid
+ * connection option "nosuchkey"', 'invalid URI query parameter: "x"') or
+ * a part of a URI that holds none (the percent-encoded hosts, ports,
+ * database name or a parameter's keyword: 'invalid percent-encoded
+ * token: "%zz"').  Otherwise the message with every quoted part that is
+ * not one of libpq's keywords or punctuation marks (= : / ]) replaced by
+ * "..." (from its opening quote to the message's last quote): the whole
+ * URI, a URI's user or password, a parameter's value, a word without
+ * "=" (a password typed in the wrong place?) may be quoted there, and a
+ * message of another libpq or in another language is shown so too.  So
+ * 'missing "=" after "password" in connection info string' stays as
+ * libpq says it, 'invalid percent-encoded token: "..."' hides a
+ * password.  Writes it to buf (len bytes, no trailing newline) and
+ * returns true; false (buf untouched) when dbname is not a connection
+ * string or libpq accepts it.
  */
 bool		conninfo_reject_text(const char *dbname, char *buf, size_t len);
 

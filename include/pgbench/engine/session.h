@@ -132,11 +132,30 @@ pgb_pipeline_status pgb_session_pipeline(const pgb_session *s);
 pgb_tx_status pgb_session_tx_status(const pgb_session *s);
 
 /*
- * Ask the server to cancel the request in flight, through a connection
- * of its own (session_libpq.c says how long it may take).  false: the
- * request could not be delivered; the reason is in errbuf.
+ * ---- cancel: asking the server to stop the request in flight ----
+ * Through a connection of its own, so that a caller with many sessions
+ * starts every request at once and then finishes each by one deadline:
+ * the whole stop waits at most until then, whatever the server does
+ * (session_libpq.c says how).
  */
-bool		pgb_session_cancel(pgb_session *s, char *errbuf, size_t errlen);
+typedef struct pgb_cancel pgb_cancel;
+
+/*
+ * Start sending the cancel request of s's request in flight; returns at
+ * once.  NULL: it could not be started (errbuf says why).  The request
+ * owns what it needs: s may be closed before it is finished.
+ */
+pgb_cancel *pgb_cancel_start(pgb_session *s, char *errbuf, size_t errlen);
+
+/*
+ * Wait for c until deadline (pgb_time_now's clock; a deadline passed
+ * already only looks).  true: the server took the request.  false: it
+ * could not be delivered, or had no answer by the deadline (errbuf says
+ * which).  Frees c either way; a request still on its way goes on
+ * without the caller, and frees itself.
+ */
+bool		pgb_cancel_finish(pgb_cancel *c, pg_time_usec_t deadline, char *errbuf,
+							  size_t errlen);
 
 /* ---- results (NULL is taken as a fatal error without fields) ---- */
 

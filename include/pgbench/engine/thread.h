@@ -45,6 +45,10 @@ typedef struct run_shared
 	pg_time_usec_t origin;		/* the run's start, as -P counts from it; the
 								 * logs flush on its whole seconds */
 	pg_time_usec_t end_time;	/* -T deadline; 0: none; set before threads start */
+	_Atomic pg_time_usec_t cancel_by;	/* after a signal, when every thread
+										 * stops waiting for its cancel
+										 * requests; 0 (as zeroed): not yet
+										 * fixed, the first to cancel does */
 
 	/*
 	 * The launch gate every worker passes before READY, opened once every

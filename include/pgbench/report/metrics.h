@@ -19,7 +19,9 @@
  * server's side (--server-stats) the server's counters, its backends'
  * wait events in the last interval and a local server's CPU, and the
  * client host's CPU.  Server-provided names (wait events) are escaped as
- * label values.
+ * label values.  Before the first record closes the page holds the
+ * families (HELP and TYPE, and OpenMetrics's "# EOF") without samples:
+ * an empty body is no valid OpenMetrics document.
  */
 #ifndef PGBENCH_METRICS_H
 #define PGBENCH_METRICS_H
@@ -38,9 +40,23 @@
 
 typedef struct metrics_server metrics_server;
 
+/* The longest HOST of an address, its NUL included. */
+#define METRICS_MAX_HOST 256
+
 /*
- * Listen on addr ("HOST:PORT", "[V6]:PORT"): NULL with the reason in err
- * (a bad address, a port in use).
+ * Whether addr has the form metrics_listen takes: "HOST:PORT" or
+ * "[V6]:PORT", HOST not empty, PORT decimal digits from 1 to 65535 (0,
+ * which would have the system choose a port, is refused); false with
+ * the reason in err ("invalid address \"X\": ...").  Nothing is
+ * resolved: what the option parser checks before anything connects.
+ * Stateless, any thread.
+ */
+bool		metrics_check_address(const char *addr, char *err, size_t errlen);
+
+/*
+ * Listen on addr (checked as metrics_check_address does): NULL with the
+ * reason in err (a bad address, a name that does not resolve, a port in
+ * use).
  */
 metrics_server *metrics_listen(const char *addr, char *err, size_t errlen);
 
