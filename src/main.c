@@ -29,7 +29,8 @@ main(int argc, char **argv)
 			: opts.action == ACTION_COMPARE ? compare_run(opts.nmerge_files, opts.merge_files,
 														  opts.report_json, opts.report_html,
 														  opts.thresholds,
-														  opts.nthresholds)
+														  opts.nthresholds,
+														  opts.compare_per_instance)
 			: opts.sweep.param != SWEEP_NONE ? sweep_run(&opts)
 			: bench_run(&opts);
 	options_free(&opts);

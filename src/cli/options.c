@@ -553,6 +553,12 @@ finish_parsing(opt_parse *st, int argc, char **argv)
 	pgb_options *opts = st->opts;
 	int			status;
 
+	if (opts->compare_per_instance && !opts->compare)
+	{
+		diag_error("--compare-per-instance is only for --compare");
+		diag_usage_hint();
+		return OPT_EXIT_FAIL;
+	}
 	if (opts->compare)
 		return finish_compare(opts, argc, argv);
 	if (opts->list_reports)

@@ -935,6 +935,8 @@ const opt_def options_table[] = {
 		.help = "list the JSON reports in the directories given as arguments"},
 	{OURS("compare", NONE, ANY), BOOL(compare),
 		.help = "compare the JSON reports given as arguments (BASE NEW...)"},
+	{OURS("compare-per-instance", NONE, ANY), BOOL(compare_per_instance),
+		.help = "--compare a merged report's tps per instance"},
 	{OURS("compat", REQUIRED, ANY), .handler = handle_compat,
 		.arg_help = "MAJOR", .help = "behave as the pgbench of PostgreSQL MAJOR (16-19)"},
 };

@@ -61,14 +61,15 @@
 			return el("th", {}, [h]);
 		})));
 		cmp.figures.forEach(function (f) {
-			var rel = f.unit !== "%" && f.base ? 100 / Math.abs(f.base) : null;
-			var unit = rel ? "%" : (f.unit === "%" ? " pp" : " " + f.unit);
-			function ch(v) { return v === null ? "–" : sign(rel ? v * rel : v, 1) + unit; }
+			/* the change relative to the base (%), the failed share's in points */
+			var unit = f.relative_unit === "pp" ? " pp" : "%";
+			function ch(v) { return v === null ? "–" : sign(v, 1) + unit; }
+			var verdict = f.reason ? f.verdict + ": " + f.reason : f.verdict;
 			t.appendChild(el("tr", {"class": "verdict-" + f.verdict.replace(/ /g, "-")}, [
 				el("th", {}, [f.figure]), el("td", {}, [fmt(f.base)]), el("td", {}, [fmt(f.new)]),
-				el("td", {}, [ch(f.change)]),
-				el("td", {}, [f.low === null ? "–" : "[" + ch(f.low) + ", " + ch(f.high) + "]"]),
-				el("td", {"class": "text"}, [f.verdict])]));
+				el("td", {}, [ch(f.change_relative)]),
+				el("td", {}, [f.low_relative === null ? "–" : "[" + ch(f.low_relative) + ", " + ch(f.high_relative) + "]"]),
+				el("td", {"class": "text"}, [verdict])]));
 		});
 		root.appendChild(t);
 		if (cmp.thresholds) {
@@ -76,7 +77,7 @@
 			var th = el("table", {"class": "thresholds"});
 			cmp.thresholds.forEach(function (r) {
 				th.appendChild(el("tr", {}, [el("td", {"class": "text"}, [r.expression]),
-					el("td", {"class": "text"}, [r.passed ? "passed" : "FAILED"]), el("td", {}, [fmt(r.value)])]));
+					el("td", {"class": "text"}, [r.outcome === "failed" ? "FAILED" : r.outcome]), el("td", {}, [fmt(r.value)])]));
 			});
 			root.appendChild(th);
 		}

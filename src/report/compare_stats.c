@@ -76,45 +76,41 @@ cmp_t_cdf(double t, double df)
 	return t >= 0 ? 1.0 - tail : tail;
 }
 
+/*
+ * The x >= 0 with cdf(x, k) = q, for a cdf increasing on [0, inf) from
+ * at most q: by bisection from [0, hi], hi doubled until it is past q;
+ * 200 halvings reach the double's precision.
+ */
+static double
+invert_cdf(double (*cdf) (double, double), double q, double k, double hi)
+{
+	double		lo = 0.0;
+
+	while (cdf(hi, k) < q && hi < 1e300)
+		hi *= 2.0;
+	for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (cdf(mid, k) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
 double
 cmp_t_quantile(double p, double df)
 {
-	double		lo = 0.0,
-				hi = 1.0;
-	double		q = p < 0.5 ? 1.0 - p : p;
+	double		t;
 
 	if (!(p > 0.0 && p < 1.0) || !(df > 0))
 		return NAN;
 	if (p == 0.5)
 		return 0.0;
-	while (cmp_t_cdf(hi, df) < q && hi < 1e300)
-		hi *= 2.0;
-	/* bisection: the cdf is increasing; 200 halvings reach the double's precision */
-	for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++)
-	{
-		double		mid = 0.5 * (lo + hi);
-
-		if (cmp_t_cdf(mid, df) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return p < 0.5 ? -0.5 * (lo + hi) : 0.5 * (lo + hi);
-}
-
-int
-cmp_batch_count(int n)
-{
-	int			b;
-
-	if (n < 4)
-		return n;
-	b = (int) floor(sqrt((double) n));
-	while ((b + 1) * (b + 1) <= n)
-		b++;
-	while (b * b > n)
-		b--;
-	return b < 2 ? 2 : b;
+	t = invert_cdf(cmp_t_cdf, p < 0.5 ? 1.0 - p : p, df, 1.0);
+	return p < 0.5 ? -t : t;
 }
 
 void
@@ -138,29 +134,265 @@ cmp_summarize(const double *x, int n, cmp_summary *out)
 	out->var = sq / (n - 1);
 }
 
-void
-cmp_welch(const cmp_summary *base, const cmp_summary *new_side, double point_base,
-		  double point_new, double level, cmp_interval *out)
+double
+cmp_welch_df(double va, double dfa, double vb, double dfb)
 {
-	double		vb,
-				vn,
-				t;
+	if (!(va + vb > 0.0))
+		return NAN;
+	return (va + vb) * (va + vb) / (va * va / dfa + vb * vb / dfb);
+}
 
-	out->diff = point_new - point_base;
-	out->valid = base->n >= 2 && new_side->n >= 2;
-	out->lo = out->hi = out->diff;
-	out->se = 0.0;
-	out->df = 0.0;
-	if (!out->valid)
-		return;
-	vb = base->var / base->n;
-	vn = new_side->var / new_side->n;
-	out->se = sqrt(vb + vn);
-	if (out->se == 0.0)
-		return;
-	out->df = (vb + vn) * (vb + vn) /
-		(vb * vb / (base->n - 1) + vn * vn / (new_side->n - 1));
-	t = cmp_t_quantile(0.5 + 0.5 * level, out->df);
-	out->lo = out->diff - t * out->se;
-	out->hi = out->diff + t * out->se;
+/* ---- autocorrelation ------------------------------------------------------ */
+
+bool
+cmp_autocorr_detrended(const double *x, int n, double *r, int lags)
+{
+	double		mx = 0.5 * (n - 1),
+				my = 0.0,
+				sxy = 0.0,
+				sxx = 0.0,
+				slope,
+				den = 0.0;
+
+	for (int k = 1; k <= lags; k++)
+		r[k] = NAN;
+	if (n < 4 || lags >= n)
+		return false;
+	for (int i = 0; i < n; i++)
+		my += x[i] / n;
+	for (int i = 0; i < n; i++)
+	{
+		sxy += (i - mx) * (x[i] - my);
+		sxx += (i - mx) * (i - mx);
+	}
+	slope = sxy / sxx;
+	/* the residual of i, computed again where needed (no copy of x) */
+#define RESIDUAL(i) (x[i] - my - slope * ((i) - mx))
+	for (int i = 0; i < n; i++)
+		den += RESIDUAL(i) * RESIDUAL(i);
+	if (!(den > 0.0))
+		return false;
+	for (int k = 1; k <= lags; k++)
+	{
+		double		num = 0.0;
+
+		for (int i = k; i < n; i++)
+			num += RESIDUAL(i) * RESIDUAL(i - k);
+		r[k] = num / den;
+	}
+#undef RESIDUAL
+	return true;
+}
+
+double
+cmp_phi_estimate(const double *x, int n)
+{
+	double		r[CMP_DECAY_LAGS + 2],
+				phi,
+				num = 0.0,
+				den = 0.0;
+
+	if (!cmp_autocorr_detrended(x, n, r, n > CMP_DECAY_LAGS + 1 ? CMP_DECAY_LAGS + 1 : 1))
+		return CMP_PHI_MAX;
+	phi = cmp_phi_unbiased(r[1], n);
+	if (n <= CMP_DECAY_LAGS + 1 || !(r[1] > 2.0 / sqrt((double) n)))
+		return phi;
+	/*
+	 * Noise on top of an AR(1) process (a count's own noise over a
+	 * slower wander) lowers r1 but not the rate its correlation decays
+	 * at: r[k + 1] = phi r[k], fitted by least squares over the first
+	 * lags; the slower of the two.
+	 */
+	for (int k = 1; k <= CMP_DECAY_LAGS; k++)
+	{
+		num += r[k + 1] * r[k];
+		den += r[k] * r[k];
+	}
+	if (den > 0.0 && num / den > phi)
+		phi = num / den > CMP_PHI_MAX ? CMP_PHI_MAX : num / den;
+	return phi;
+}
+
+double
+cmp_phi_unbiased(double r, int n)
+{
+	double		phi;
+
+	if (isnan(r) || n < 4)
+		return CMP_PHI_MAX;
+	phi = r + (2.0 + 4.0 * r) / n;
+	return phi < 0.0 ? 0.0 : phi > CMP_PHI_MAX ? CMP_PHI_MAX : phi;
+}
+
+/* The standard error of an estimate phi of n values. */
+static double
+phi_sd(double phi, int n)
+{
+	return sqrt((1.0 - phi * phi + 1.0 / n) / n);
+}
+
+double
+cmp_phi_upper(double phi, int n)
+{
+	double		up = phi + phi_sd(phi, n);
+
+	return up > CMP_PHI_MAX ? CMP_PHI_MAX : up;
+}
+
+double
+cmp_phi_cautious(double phi, int n)
+{
+	double		z = 3.0 * sqrt(30.0 / (n > 1 ? n : 1)),
+				up;
+
+	z = z > 3.0 ? 3.0 : z < 1.0 ? 1.0 : z;
+	up = phi + z * phi_sd(phi, n);
+	return up > CMP_PHI_MAX ? CMP_PHI_MAX : up;
+}
+
+double
+cmp_ar1_mean_var(double phi, int m)
+{
+	double		pm;
+
+	if (phi <= 0.0)
+		return 1.0 / m;
+	pm = pow(phi, m);
+	return (m * (1.0 + phi) / (1.0 - phi) - 2.0 * phi * (1.0 - pm) / ((1.0 - phi) * (1.0 - phi))) /
+		((double) m * m);
+}
+
+double
+cmp_ar1_batch_corr(double phi, int m)
+{
+	double		pm,
+				cov;
+
+	if (phi <= 0.0)
+		return 0.0;
+	pm = pow(phi, m);
+	cov = phi * (1.0 - pm) * (1.0 - pm) / ((1.0 - phi) * (1.0 - phi) * (double) m * m);
+	return cov / cmp_ar1_mean_var(phi, m);
+}
+
+double
+cmp_ar1_batch_factor(double phi, int m, int b)
+{
+	double		whole,
+				one;
+
+	if (b < 2 || phi <= 0.0)
+		return 1.0;
+	whole = cmp_ar1_mean_var(phi, m * b);
+	one = cmp_ar1_mean_var(phi, m);
+	return one > whole ? whole * (b - 1) / (one - whole) : INFINITY;
+}
+
+int
+cmp_batch_length(double phi)
+{
+	int			m = 1;
+
+	while (m < (1 << 20) && cmp_ar1_batch_corr(phi, m) > CMP_BATCH_CORR)
+		m++;
+	return m;
+}
+
+double
+cmp_trend_t(const double *y, int n, double *slope)
+{
+	double		mx = 0.5 * (n - 1),
+				my = 0.0,
+				sxy = 0.0,
+				sxx = 0.0,
+				sse = 0.0;
+
+	*slope = 0.0;
+	if (n < 3)
+		return 0.0;
+	for (int i = 0; i < n; i++)
+		my += y[i] / n;
+	for (int i = 0; i < n; i++)
+	{
+		sxy += (i - mx) * (y[i] - my);
+		sxx += (i - mx) * (i - mx);
+	}
+	*slope = sxy / sxx;
+	for (int i = 0; i < n; i++)
+	{
+		double		e = y[i] - my - *slope * (i - mx);
+
+		sse += e * e;
+	}
+	if (sse <= 0.0)
+		return 0.0;
+	return *slope / sqrt(sse / (n - 2) / sxx);
+}
+
+/*
+ * The regularized lower incomplete gamma function P(a, x): its series
+ * below a + 1, else one minus its continued fraction (modified Lentz).
+ */
+static double
+incomplete_gamma(double a, double x)
+{
+	double		front;
+
+	if (x <= 0.0)
+		return 0.0;
+	front = exp(a * log(x) - x - lgamma(a));
+	if (x < a + 1.0)
+	{
+		double		term = 1.0 / a,
+					sum = term;
+
+		for (int n = 1; n < 1000 && fabs(term) > 1e-16 * fabs(sum); n++)
+		{
+			term *= x / (a + n);
+			sum += term;
+		}
+		return front * sum;
+	}
+	else
+	{
+		const double tiny = 1e-300;
+		double		b = x + 1.0 - a,
+					c = 1.0 / tiny,
+					d = 1.0 / b,
+					h = d;
+
+		for (int n = 1; n < 1000; n++)
+		{
+			double		an = -n * (n - a),
+						step;
+
+			b += 2.0;
+			d = an * d + b;
+			d = fabs(d) < tiny ? tiny : d;
+			c = b + an / c;
+			c = fabs(c) < tiny ? tiny : c;
+			d = 1.0 / d;
+			step = d * c;
+			h *= step;
+			if (fabs(step - 1.0) < 1e-15)
+				break;
+		}
+		return 1.0 - front * h;
+	}
+}
+
+double
+cmp_chi2_cdf(double x, double k)
+{
+	if (!(k > 0) || isnan(x))
+		return NAN;
+	return incomplete_gamma(0.5 * k, 0.5 * x);
+}
+
+double
+cmp_chi2_quantile(double p, double k)
+{
+	if (!(p > 0.0 && p < 1.0) || !(k > 0))
+		return NAN;
+	return invert_cdf(cmp_chi2_cdf, p, k, k + 10.0);
 }

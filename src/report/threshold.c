@@ -337,10 +337,14 @@ threshold_print(FILE *out, const threshold_result *r)
 		: t->kind == THK_RATIO ? (t->change ? " pp" : "%")
 		: t->kind == THK_LATENCY ? " ms" : "";
 
-	fprintf(out, "threshold %s: %s (", t->text, r->passed ? "passed" : "FAILED");
+	fprintf(out, "threshold %s: %s (", t->text,
+			r->undecided ? "CANNOT TELL" : r->passed ? "passed" : "FAILED");
 	if (!r->measured)
 		fprintf(out, "not measured: the report has no %s%s)\n", t->name,
 				t->change ? " on both sides" : "");
+	else if (t->change && r->undecided)
+		fprintf(out, "%s.change = %+.3f%s, and the comparison cannot tell: see its verdict)\n",
+				t->name, r->value, unit);
 	else if (t->change && r->has_interval)
 		fprintf(out, "%s.change = %+.3f%s, 95%% interval [%+.3f%s, %+.3f%s])\n", t->name, r->value,
 				unit, r->lo, unit, r->hi, unit);

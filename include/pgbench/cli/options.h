@@ -159,6 +159,8 @@ typedef struct pgb_options
 	const char *metrics_listen; /* --metrics-listen=ADDR:PORT; NULL = none */
 	bool		merge_reports;	/* --merge-reports: the arguments are reports */
 	bool		compare;		/* --compare: the arguments are sides of reports */
+	bool		compare_per_instance;	/* --compare-per-instance: a merged
+										 * report's tps per instance */
 	bool		list_reports;	/* --list-reports: the arguments are directories */
 	run_label  *labels;			/* --label KEY=VALUE, in order; the array
 								 * owned, the texts into argv */

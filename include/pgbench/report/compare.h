@@ -12,6 +12,8 @@
 #ifndef PGBENCH_COMPARE_H
 #define PGBENCH_COMPARE_H
 
+#include <stdbool.h>
+
 struct threshold;
 
 /*
@@ -21,10 +23,13 @@ struct threshold;
  * page (doc/compare.md).
  * Returns the exit status: 0; 1 when a report cannot be read (its error
  * printed, in the merge's words: "FILE: PATH: what"); 3 when a threshold
- * does not hold.
+ * does not hold, 4 when none failed but some could not be told.
+ * per_instance (--compare-per-instance): a merged report's tps is
+ * divided by its instances, so that it compares with a single run's
+ * (without it such a pair is refused).
  */
 int			compare_run(int nsides, char *const *sides, const char *json_path,
 						const char *html_path, const struct threshold *thresholds,
-						int nthresholds);
+						int nthresholds, bool per_instance);
 
 #endif

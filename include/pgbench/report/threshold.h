@@ -24,6 +24,12 @@
 
 /* The exit status of a run or a comparison whose thresholds did not all pass. */
 #define THRESHOLD_EXIT_FAILED 3
+/*
+ * The exit status of a comparison none of whose thresholds failed but
+ * some of which could not be told (the change's figure has no verdict:
+ * too few samples, not settled, ...): neither a pass nor a failure.
+ */
+#define THRESHOLD_EXIT_UNDECIDED 4
 
 #define THRESHOLD_TEXT_LEN 128
 
@@ -70,6 +76,8 @@ typedef struct threshold_result
 	bool		has_interval;	/* a change: its interval */
 	double		lo;
 	double		hi;
+	bool		undecided;		/* a change that cannot be told (neither
+								 * passed nor failed) */
 } threshold_result;
 
 /*
