@@ -130,6 +130,7 @@ Options of this pgbench (not in PostgreSQL's):
   --threshold=EXPR         fail (exit status 3) unless EXPR holds, e.g. tps>=1500
   --list-reports           list the JSON reports in the directories given as arguments
   --compare                compare the JSON reports given as arguments (BASE NEW...)
+  --compare-per-instance   --compare a merged report's tps per instance
   --compat=MAJOR           behave as the pgbench of PostgreSQL MAJOR (16-19)
 
 HELP

@@ -25,8 +25,9 @@ is($rc, 0, 'initialize the tables') or diag($err);
 sub run_with
 {
 	my ($name, @args) = @_;
-	# 5 s: at least 3 whole intervals, what --compare's bound needs (below)
-	my @cmd = ('-n', '-S', '-c', '2', '-T', $name eq 'held' ? '5' : '2', @args);
+	# 10 s: enough intervals for --compare's bound to tell a slowdown on
+	# a loaded machine (below)
+	my @cmd = ('-n', '-S', '-c', '2', '-T', $name eq 'held' ? '10' : '2', @args);
 	return run_accounted($name, \@cmd, sub { pgbench(\@cmd, env => \%env) });
 }
 
@@ -95,7 +96,7 @@ like($out, qr/^threshold tps\.change>=-2%: CANNOT TELL \(tps\.change = \+0\.000%
 # 20 ms of sleep per transaction: the latency's change is far beyond its noise
 write_file('slow.sql', "SELECT pg_sleep(0.02);\n");
 ($rc, $out, $err) = run_accounted('slow', ['-T'], sub {
-	pgbench([ '-n', '-f', 'slow.sql', '-c', '2', '-T', '5', '--report-json=slow.json' ], env => \%env) });
+	pgbench([ '-n', '-f', 'slow.sql', '-c', '2', '-T', '10', '--report-json=slow.json' ], env => \%env) });
 is($rc, 0, 'a slowed run') or diag($err);
 ($rc, $out, $err) = pgbench([ '--compare', 'held.json', 'slow.json', '--threshold=latency.average.change<=10%',
 	'--threshold=failed.ratio.change<=0.1pp' ]);

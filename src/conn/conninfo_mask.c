@@ -292,8 +292,26 @@ uri_part_shown(const char *uri, const char *tok, size_t toklen)
 }
 
 /*
+ * Whether tok (n bytes) stands in dbname once only: a keyword that is
+ * also found elsewhere in it (in a value, as a password mistyped for a
+ * keyword's place is) is not shown.
+ */
+static bool
+only_once(const char *dbname, const char *tok, size_t n)
+{
+	int			seen = 0;
+
+	if (n == 0)
+		return true;
+	for (const char *p = dbname; *p != '\0'; p++)
+		seen += strncmp(p, tok, n) == 0;
+	return seen <= 1;
+}
+
+/*
  * Whether msg may be shown whole: one of quoting_messages, its quoted
- * part a keyword, or a part of the URI dbname that holds no secret.
+ * part a keyword found once in dbname (only_once), or a part of the URI
+ * dbname that holds no secret.
  */
 static bool
 message_shown(const char *dbname, const char *msg)
@@ -309,8 +327,9 @@ message_shown(const char *dbname, const char *msg)
 
 		if (strncmp(msg, quoting_messages[i].head, hlen) != 0 || last < tok)
 			continue;
-		return quoting_messages[i].kind == QUOTED_KEYWORD ||
-			uri_part_shown(dbname, tok, (size_t) (last - tok));
+		if (quoting_messages[i].kind == QUOTED_KEYWORD)
+			return only_once(dbname, tok, (size_t) (last - tok));
+		return uri_part_shown(dbname, tok, (size_t) (last - tok));
 	}
 	return false;
 }

@@ -325,7 +325,8 @@ print_samples(FILE *out, const cmp_side *base, const cmp_comparison *c)
 		const cmp_estimate *a = &c->change[f].base,
 				   *b = &c->change[f].new;
 
-		if (!base->has_point[f] || !other->has_point[f] || (!runs && f == CF_MAX))
+		if (!base->has_point[f] || !other->has_point[f] || (!runs && f == CF_MAX) ||
+			c->change[f].reason == CR_NO_FAILURES)
 			continue;
 		if (runs)
 			fprintf(out, "%s %s %.1f%s | %.1f%s", any ? "," : "", compare_figures[f].threshold,

@@ -68,7 +68,7 @@ typedef enum cmp_reason
  * A change beyond this many times the intervals' spread is told even
  * without an estimate (compare_series.c, judge_bound).
  */
-#define CMP_BOUND_SDS 5
+#define CMP_BOUND_SDS 3
 
 /*
  * One side's estimate of a figure (compare_series.c): the mean of its

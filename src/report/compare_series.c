@@ -552,7 +552,9 @@ pair_phi(const cmp_side *base, const cmp_side *other, cmp_figure f)
  * the resolution) is still told, with that bound as its interval; the
  * spread is taken at the upper end of its 99% interval (sd_upper).
  * Whatever the correlation, even a random walk's, the means of two runs
- * differ by about twice the spread within one (doc/compare.md).
+ * differ by about twice the spread within one (doc/compare.md): three
+ * times, with each spread at its 99% upper bound, is more than 2.1
+ * standard deviations of that difference at the very worst.
  */
 static bool
 judge_bound(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *out)

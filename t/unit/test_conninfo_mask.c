@@ -111,6 +111,8 @@ static const reject_case reject_cases[] = {
 	/* a keyword is never secret: shown as pgbench shows it */
 	{"host=h password=" SECRET " bogus=1", "invalid connection option \"bogus\""},
 	{"nosuchkey=1", "invalid connection option \"nosuchkey\""},
+	/* ... unless it is found in a value too: a password in a keyword's place */
+	{"host=h password=" SECRET " " SECRET "=1", "invalid connection option \"...\""},
 	{"a\"b=1", "invalid connection option \"a\"b\""},
 	{"postgresql://u:" SECRET "@h/db?nosuch=" SECRET, "invalid URI query parameter: \"nosuch\""},
 	{"postgresql://h/db?nosuch=a=" SECRET,
