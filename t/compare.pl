@@ -135,7 +135,7 @@ is($cmp->{comparisons}[0]{thresholds}[0]{passed}, JSON::PP::false, '... the thre
 SKIP:
 {
 	my $chromium = PgbTest::find_chromium();
-	skip 'Chromium is not installed (t/report_html.pl installs it)', 7 unless $chromium;
+	skip 'Chromium is not installed (t/report_html.pl installs it)', 8 unless $chromium;
 	# a hostile file name: it must neither end the data's script element nor open a comment
 	my $odd_name = '<!--<script>x&"y.json';
 	system('cp', 'slow.json', $odd_name) == 0 or die "cp: $!";
@@ -153,6 +153,8 @@ SKIP:
 	like($dom, qr{<h2>new 1: &lt;!--&lt;script&gt;x&amp;"y\.json</h2>}, '... the hostile file name shown as text');
 	like($dom, qr{<th>latency\.average</th><td>[0-9.]+</td><td>[0-9.]+</td><td>\+[0-9.]+%</td><td>\[[^<]+\]</td><td class="text">worse</td>},
 		'... the table with its verdicts');
+	like($dom, qr{<th>latency\.max</th><td>[0-9.]+</td><td>[0-9.]+</td><td>[-+][0-9.]+%</td><td>–</td><td class="text">cannot tell: a maximum from one run per side has no interval},
+		'... and the reason of a figure it cannot tell');
 	my $html = slurp('cmp.html');
 	ok($html !~ m{<script[^>]*\ssrc=}i, '... no external script');
 }

@@ -274,13 +274,13 @@ wanders(double xvar, double phi, int m, int b, double var)
 static int
 intervals_needed(double phi, int n)
 {
-	for (double k = n > 10 ? n : 10; k < 1e6; k *= 1.1)
+	for (int k = n > 10 ? n : 10; k < 1000000; k += k / 10)
 	{
-		double		c = cmp_phi_cautious(phi, (int) k);
+		double		c = cmp_phi_cautious(phi, k);
 
 		if (k * (1.0 - c) / (1.0 + c) >= CMP_MIN_ESS &&
-			(int) k / cmp_batch_length(cmp_phi_upper(phi, (int) k)) >= CMP_MIN_BATCHES)
-			return (int) ceil(k);
+			k / cmp_batch_length(cmp_phi_upper(phi, k)) >= CMP_MIN_BATCHES)
+			return k;
 	}
 	return INT32_MAX;
 }
