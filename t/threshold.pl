@@ -93,8 +93,9 @@ like($out, qr/^tps .* cannot tell: too few (?:intervals|effective samples) on ba
 	'... tps: cannot tell, for too few intervals');
 like($out, qr/^threshold tps\.change>=-2%: CANNOT TELL \(tps\.change = \+0\.000%, and the comparison cannot tell: see its verdict\)$/m,
 	'... the threshold: CANNOT TELL');
-# 20 ms of sleep per transaction: the latency's change is far beyond its noise
-write_file('slow.sql', "SELECT pg_sleep(0.02);\n");
+# 100 ms of sleep per transaction: the latency's change is far beyond its
+# noise, even a sanitizer build's on a loaded machine
+write_file('slow.sql', "SELECT pg_sleep(0.1);\n");
 ($rc, $out, $err) = run_accounted('slow', ['-T'], sub {
 	pgbench([ '-n', '-f', 'slow.sql', '-c', '2', '-T', '10', '--report-json=slow.json' ], env => \%env) });
 is($rc, 0, 'a slowed run') or diag($err);
