@@ -90,8 +90,8 @@ is($rows->{'latency average'}[4], 'worse', 'latency average: worse') or diag($ou
 my ($lo, $hi) = $rows->{'latency average'}[3] =~ /^\[([-+][0-9.]+)%, ([-+][0-9.]+)%\]$/;
 ok(defined $lo && $lo > 0 && $hi >= $lo, "latency average: an interval above zero ($rows->{'latency average'}[3])");
 # A few intervals a side give no estimate: the change, a hundredfold,
-# is told by the bound (beyond five times the intervals' spread at the
-# top of its 99% interval, doc/compare.md), which a loaded machine's
+# is told by the bound (beyond three times the intervals' spread at the
+# top of its 95% interval, doc/compare.md), which a loaded machine's
 # noise does not reach.
 my ($chg) = $rows->{'latency p50'}[2] =~ /^\+([0-9.]+)%$/;
 ok(defined $chg && $chg > 100, "latency p50: more than doubled ($rows->{'latency p50'}[2])");

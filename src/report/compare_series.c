@@ -509,8 +509,9 @@ judge(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *ou
 }
 
 /*
- * The intervals' standard deviation of e, at the upper end of its 99%
- * interval (a few intervals can show a spread much smaller than theirs),
+ * The intervals' standard deviation of e, at the upper end of its
+ * one-sided 95% interval (a few intervals can show a spread much smaller
+ * than theirs),
  * and at least the resolution (values read off a histogram can all fall
  * in one bucket).
  */
@@ -520,7 +521,7 @@ sd_upper(const cmp_estimate *e)
 	double		df = e->level_n - 1,
 				sd = e->level_sd > e->resolution ? e->level_sd : e->resolution;
 
-	return sd * sqrt(df / cmp_chi2_quantile(1.0 - CMP_TREND_LEVEL, df));
+	return sd * sqrt(df / cmp_chi2_quantile(0.05, df));
 }
 
 /*
@@ -550,10 +551,10 @@ pair_phi(const cmp_side *base, const cmp_side *other, cmp_figure f)
  * for want of samples or because a run is not settled, a change of the
  * intervals' mean larger than CMP_BOUND_SDS times their spread (and than
  * the resolution) is still told, with that bound as its interval; the
- * spread is taken at the upper end of its 99% interval (sd_upper).
+ * spread is taken at the upper end of its 95% interval (sd_upper).
  * Whatever the correlation, even a random walk's, the means of two runs
  * differ by about twice the spread within one (doc/compare.md): three
- * times, with each spread at its 99% upper bound, is more than 2.1
+ * times, with each spread at its 95% upper bound, is more than 2.1
  * standard deviations of that difference at the very worst.
  */
 static bool
