@@ -195,6 +195,8 @@ typedef struct evidence
 	char		name[96];
 	double		base;			/* per transaction, or a share of samples */
 	double		other;
+	bool		has_base;		/* a side's reports hold it: a figure one side */
+	bool		has_other;		/* lacks is unknown there, never 0 */
 	bool		share;			/* a wait event: sessions in it, on average */
 } evidence;
 
@@ -213,23 +215,36 @@ find_or_add(evidence *ev, int *nev, const char *name)
 	return e;
 }
 
-/* Add v (per transaction of side) to the evidence called name. */
+/* Add v (per transaction of side) to the evidence e, which the side has. */
 static void
-add_evidence(evidence *ev, int *nev, const char *name, double v, const cmp_side *side, bool other)
+add_to(evidence *e, double v, bool other)
 {
-	int			e = find_or_add(ev, nev, name);
-
-	if (e >= 0 && isfinite(v))
-		*(other ? &ev[e].other : &ev[e].base) += v / fmax(side->transactions, 1);
+	*(other ? &e->other : &e->base) += v;
+	*(other ? &e->has_other : &e->has_base) = true;
 }
 
-/* A number member of obj (0 when missing). */
-static double
-num_of(const json_value *obj, const char *key)
+/*
+ * Add the sum of obj's number members keys (per transaction of side) to
+ * the evidence called name, scaled by scale; nothing when one of them is
+ * missing or null (a figure not read is unknown, not 0).
+ */
+static void
+add_members(evidence *ev, int *nev, const char *name, const json_value *obj, const char *const *keys,
+			int nkeys, double scale, const cmp_side *side, bool other)
 {
-	const json_value *v = member(obj, key);
+	double		sum = 0.0;
+	int			e;
 
-	return v != NULL && v->kind == JSON_NUMBER ? json_num(v) : 0.0;
+	for (int k = 0; k < nkeys; k++)
+	{
+		const json_value *v = member(obj, keys[k]);
+
+		if (v == NULL || v->kind != JSON_NUMBER || !isfinite(json_num(v)))
+			return;
+		sum += json_num(v);
+	}
+	if ((e = find_or_add(ev, nev, name)) >= 0)
+		add_to(&ev[e], scale * sum / fmax(side->transactions, 1), other);
 }
 
 /*
@@ -240,6 +255,12 @@ static void
 gather_points(const cmp_side *side, evidence *ev, int *nev, bool other)
 {
 	static const char *const host_cpu[] = {"user", "nice", "system", "iowait", "irq", "softirq", "steal"};
+	static const char *const cpu[] = {"cpu_user_s", "cpu_system_s"};
+	static const char *const ctxsw[] = {"ctxsw_voluntary", "ctxsw_involuntary"};
+	static const char *const rd[] = {"read_bytes"};
+	static const char *const wr[] = {"write_bytes"};
+	static const char *const disk_rd[] = {"disk_read_bytes"};
+	static const char *const disk_wr[] = {"disk_write_bytes"};
 
 	for (int k = 0; k < side->nruns; k++)
 	{
@@ -251,29 +272,29 @@ gather_points(const cmp_side *side, evidence *ev, int *nev, bool other)
 			const json_value *proc = member(member(p, "server"), "processes");
 			const json_value *client = member(p, "client");
 			const json_value *host = member(p, "host");
-			double		host_ms = 0.0;
 
-			add_evidence(ev, nev, "server processes CPU (ms)",
-						 1000.0 * (num_of(proc, "cpu_user_s") + num_of(proc, "cpu_system_s")), side, other);
-			add_evidence(ev, nev, "server processes read (bytes)", num_of(proc, "read_bytes"), side, other);
-			add_evidence(ev, nev, "server processes written (bytes)", num_of(proc, "write_bytes"), side, other);
-			add_evidence(ev, nev, "server context switches",
-						 num_of(proc, "ctxsw_voluntary") + num_of(proc, "ctxsw_involuntary"), side, other);
-			add_evidence(ev, nev, "client CPU (ms)",
-						 1000.0 * (num_of(client, "cpu_user_s") + num_of(client, "cpu_system_s")), side, other);
-			for (size_t c = 0; c < sizeof(host_cpu) / sizeof(host_cpu[0]); c++)
-				host_ms += 1000.0 * num_of(member(host, "cpu_s"), host_cpu[c]);
-			add_evidence(ev, nev, "host CPU (ms)", host_ms, side, other);
-			add_evidence(ev, nev, "host disk written (bytes)", num_of(host, "disk_write_bytes"), side, other);
-			add_evidence(ev, nev, "host disk read (bytes)", num_of(host, "disk_read_bytes"), side, other);
+			add_members(ev, nev, "server processes CPU (ms)", proc, cpu, 2, 1000.0, side, other);
+			add_members(ev, nev, "server processes read (bytes)", proc, rd, 1, 1.0, side, other);
+			add_members(ev, nev, "server processes written (bytes)", proc, wr, 1, 1.0, side, other);
+			add_members(ev, nev, "server context switches", proc, ctxsw, 2, 1.0, side, other);
+			add_members(ev, nev, "client CPU (ms)", client, cpu, 2, 1000.0, side, other);
+			add_members(ev, nev, "host CPU (ms)", member(host, "cpu_s"), host_cpu,
+						(int) (sizeof(host_cpu) / sizeof(host_cpu[0])), 1000.0, side, other);
+			add_members(ev, nev, "host disk written (bytes)", host, disk_wr, 1, 1.0, side, other);
+			add_members(ev, nev, "host disk read (bytes)", host, disk_rd, 1, 1.0, side, other);
 		}
 	}
 }
 
-/* side's server counter totals (group.key) and wait event counts, summed over its runs */
-static void
+/*
+ * side's server counter totals (group.key) and wait event counts, summed
+ * over its runs; whether its monitor sampled the wait events.
+ */
+static bool
 gather(const cmp_side *side, evidence *ev, int *nev, bool other)
 {
+	bool		sampled = false;
+
 	for (int k = 0; k < side->nruns; k++)
 	{
 		const json_value *st = member(&side->runs[k].doc.root, "server_stats");
@@ -282,6 +303,8 @@ gather(const cmp_side *side, evidence *ev, int *nev, bool other)
 		const json_value *counts = member(waits, "counts");
 		const json_value *samples = member(waits, "samples");
 		double		nsamples = samples != NULL && samples->kind == JSON_NUMBER ? json_num(samples) : 0;
+
+		sampled |= nsamples > 0;
 
 		for (int g = 0; totals != NULL && totals->kind == JSON_OBJECT && g < totals->n; g++)
 		{
@@ -299,7 +322,7 @@ gather(const cmp_side *side, evidence *ev, int *nev, bool other)
 						 json_member_name(group, i));
 				if ((e = find_or_add(ev, nev, name)) < 0)
 					continue;
-				*(other ? &ev[e].other : &ev[e].base) += json_num(v) / fmax(side->transactions, 1);
+				add_to(&ev[e], json_num(v) / fmax(side->transactions, 1), other);
 			}
 		}
 		for (int i = 0; counts != NULL && counts->kind == JSON_OBJECT && nsamples > 0 && i < counts->n; i++)
@@ -311,9 +334,42 @@ gather(const cmp_side *side, evidence *ev, int *nev, bool other)
 			if ((e = find_or_add(ev, nev, name)) < 0)
 				continue;
 			ev[e].share = true;
-			*(other ? &ev[e].other : &ev[e].base) +=
-				json_num(json_member_value(counts, i)) / nsamples / side->nruns;
+			add_to(&ev[e], json_num(json_member_value(counts, i)) / nsamples / side->nruns, other);
 		}
+	}
+	return sampled;
+}
+
+/*
+ * The evidence one side has and the other lacks (a view its server has
+ * not, a remote server's processes): a line per side, never ranked.
+ */
+static void
+unavailable(FILE *out, const evidence *ev, int nev)
+{
+	for (int s = 0; s < 2; s++)
+	{
+		int			shown = 0,
+					more = 0;
+
+		for (int e = 0; e < nev; e++)
+		{
+			if ((s == 0 ? ev[e].has_base : ev[e].has_other) || !(s == 0 ? ev[e].has_other : ev[e].has_base))
+				continue;
+			if (shown == 6)
+			{
+				more++;
+				continue;
+			}
+			fprintf(out, "%s%s", shown == 0 ? (s == 0 ? "not available on base (not ranked): "
+											  : "not available on new (not ranked): ") : ", ",
+					ev[e].name);
+			shown++;
+		}
+		if (more > 0)
+			fprintf(out, " and %d more", more);
+		if (shown > 0)
+			fputc('\n', out);
 	}
 }
 
@@ -342,17 +398,26 @@ causes(FILE *out, const cmp_side *base, const cmp_side *other)
 	int			nev = 0;
 	bool		used[CMP_MAX_EVIDENCE] = {false};
 
+	bool		sampled[2];
+
 	memset(ev, 0, sizeof(ev));
-	gather(base, ev, &nev, false);
-	gather(other, ev, &nev, true);
+	sampled[0] = gather(base, ev, &nev, false);
+	sampled[1] = gather(other, ev, &nev, true);
 	gather_points(base, ev, &nev, false);
 	gather_points(other, ev, &nev, true);
+	/* a wait event not seen on a side that sampled: none there */
+	for (int e = 0; e < nev; e++)
+		if (ev[e].share)
+		{
+			ev[e].has_base = sampled[0];
+			ev[e].has_other = sampled[1];
+		}
 	for (int line = 0; line < CMP_MAX_CAUSES; line++)
 	{
 		int			best = -1;
 
 		for (int e = 0; e < nev; e++)
-			if (!used[e] && weight(&ev[e]) > log(1.2) &&
+			if (!used[e] && ev[e].has_base && ev[e].has_other && weight(&ev[e]) > log(1.2) &&
 				(best < 0 || weight(&ev[e]) > weight(&ev[best])))
 				best = e;
 		if (best < 0)
@@ -368,6 +433,7 @@ causes(FILE *out, const cmp_side *base, const cmp_side *other)
 			fprintf(out, "  %-40s %.4g -> %.4g per transaction\n", ev[best].name,
 					ev[best].base, ev[best].other);
 	}
+	unavailable(out, ev, nev);
 }
 
 void
