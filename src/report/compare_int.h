@@ -68,7 +68,7 @@ typedef enum cmp_reason
  * A change beyond this many times the intervals' spread is told even
  * without an estimate (compare_series.c, judge_bound).
  */
-#define CMP_BOUND_SDS 3
+#define CMP_BOUND_SDS 4
 
 /*
  * One side's estimate of a figure (compare_series.c): the mean of its
@@ -95,8 +95,10 @@ typedef struct cmp_estimate
 	double		resolution;		/* the smallest change the data can show,
 								 * on the figure's scale (0: exact) */
 	int			level_n;		/* one run: its intervals with the figure, */
-	double		level_mean;		/* their values' mean and standard */
-	double		level_sd;		/* deviation, on the figure's scale */
+	double		level_sd;		/* their values' standard deviation, */
+	double		level_median;	/* median and robust spread (1.4826 times */
+	double		level_spread;	/* the median absolute deviation), on the
+								 * figure's scale */
 } cmp_estimate;
 
 /* The verdict on a change. */

@@ -359,8 +359,9 @@ series_estimate(const cmp_run *run, cmp_figure f, const double *x, int nx, doubl
 		b += to_scale(f, x[i], &y[b]);
 	cmp_summarize(y, b, &level);
 	e->level_n = level.n;
-	e->level_mean = level.mean;
 	e->level_sd = sqrt(level.var);
+	if (b > 0)
+		cmp_median_spread(y, b, &e->level_median, &e->level_spread);
 	e->phi = phi;
 	m = cmp_batch_length(cmp_phi_upper(phi, nx));
 	/*
@@ -509,17 +510,16 @@ judge(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *ou
 }
 
 /*
- * The intervals' standard deviation of e, at the upper end of its
- * one-sided 95% interval (a few intervals can show a spread much smaller
- * than theirs),
- * and at least the resolution (values read off a histogram can all fall
- * in one bucket).
+ * The intervals' robust spread of e, at the upper end of a standard
+ * deviation's one-sided 95% interval (a few intervals can show a spread
+ * much smaller than theirs), and at least the resolution (values read off
+ * a histogram can all fall in one bucket).
  */
 static double
 sd_upper(const cmp_estimate *e)
 {
 	double		df = e->level_n - 1,
-				sd = e->level_sd > e->resolution ? e->level_sd : e->resolution;
+				sd = e->level_spread > e->resolution ? e->level_spread : e->resolution;
 
 	return sd * sqrt(df / cmp_chi2_quantile(0.05, df));
 }
@@ -549,18 +549,20 @@ pair_phi(const cmp_side *base, const cmp_side *other, cmp_figure f)
 /*
  * A change beyond any noise the runs show: when an estimate is missing
  * for want of samples or because a run is not settled, a change of the
- * intervals' mean larger than CMP_BOUND_SDS times their spread (and than
- * the resolution) is still told, with that bound as its interval; the
- * spread is taken at the upper end of its 95% interval (sd_upper).
- * Whatever the correlation, even a random walk's, the means of two runs
- * differ by about twice the spread within one (doc/compare.md): three
- * times, with each spread at its 95% upper bound, is more than 2.1
- * standard deviations of that difference at the very worst.
+ * intervals' median larger than CMP_BOUND_SDS times their spread (and
+ * than the resolution) is still told, with that bound as its interval.
+ * The spread is robust (a few seconds of a loaded machine, ten times
+ * slower than the rest, do not hide a hundredfold change) and taken at
+ * the upper end of its 95% interval (sd_upper).  Whatever the
+ * correlation, even a random walk's, two runs differ by about twice the
+ * spread within one (doc/compare.md): four times, with each spread at
+ * its 95% upper bound, is more than 2.8 standard deviations of that
+ * difference at the very worst.
  */
 static bool
 judge_bound(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *out)
 {
-	double		diff = b->level_mean - a->level_mean,
+	double		diff = b->level_median - a->level_median,
 				res = a->resolution > b->resolution ? a->resolution : b->resolution,
 				bound;
 	bool		ratio = ratio_figure(f);

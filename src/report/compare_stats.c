@@ -3,6 +3,7 @@
  * (compare_stats.h).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "pgbench/report/compare_stats.h"
 
@@ -132,6 +133,33 @@ cmp_summarize(const double *x, int n, cmp_summary *out)
 	for (int i = 0; i < n; i++)
 		sq += (x[i] - out->mean) * (x[i] - out->mean);
 	out->var = sq / (n - 1);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of sorted x[0 .. n - 1]. */
+static double
+sorted_median(const double *x, int n)
+{
+	return n % 2 == 1 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+void
+cmp_median_spread(double *x, int n, double *median, double *spread)
+{
+	qsort(x, (size_t) n, sizeof(double), cmp_double);
+	*median = sorted_median(x, n);
+	for (int i = 0; i < n; i++)
+		x[i] = fabs(x[i] - *median);
+	qsort(x, (size_t) n, sizeof(double), cmp_double);
+	*spread = 1.482602218505602 * sorted_median(x, n);
 }
 
 double

@@ -114,6 +114,25 @@ test_welch(void)
 	tap_ok(sa.n == 0 && sa.mean == 0.0, "no value: mean 0");
 }
 
+/* the median and the median absolute deviation, worked by hand */
+static void
+test_median(void)
+{
+	/* sorted 1 2 3 4 100: median 3; deviations 2 1 0 1 97, their median 1 */
+	double		odd[] = {100, 3, 1, 4, 2},
+				even[] = {4, 1, 3, 2},
+				m,
+				s;
+
+	cmp_median_spread(odd, 5, &m, &s);
+	tap_is_double(m, 3.0, 0, "median of 1 2 3 4 100: 3");
+	tap_is_double(s, 1.482602218505602, 1e-15, "... its spread 1.4826 times 1, deaf to the 100");
+	/* 1 2 3 4: median 2.5; deviations 1.5 0.5 0.5 1.5, their median 1 */
+	cmp_median_spread(even, 4, &m, &s);
+	tap_is_double(m, 2.5, 0, "median of 1 2 3 4: 2.5");
+	tap_is_double(s, 1.482602218505602, 1e-15, "... its spread 1.4826 times 1");
+}
+
 /* chi-square quantiles as printed in tables (four decimals or more) */
 static void
 test_chi2(void)
@@ -255,6 +274,7 @@ main(void)
 {
 	test_quantiles();
 	test_welch();
+	test_median();
 	test_chi2();
 	test_ar1();
 	test_phi();

@@ -37,6 +37,13 @@ double		cmp_t_cdf(double t, double df);
 void		cmp_summarize(const double *x, int n, cmp_summary *out);
 
 /*
+ * The median of x[0 .. n - 1] and its median absolute deviation times
+ * 1.4826 (the standard deviation of a normal sample, but deaf to a few
+ * outliers), n > 0; x is sorted in place.
+ */
+void		cmp_median_spread(double *x, int n, double *median, double *spread);
+
+/*
  * Welch-Satterthwaite's degrees of freedom of the sum of two variances
  * of means, va and vb, estimated with dfa and dfb degrees of freedom;
  * NAN when both are 0.
