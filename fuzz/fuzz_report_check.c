@@ -547,16 +547,21 @@ want_counters(const chk *c, const char *key, uint64_t present, const double *val
 	want_members(&o, ngroups);
 }
 
-/* "wait_events": samples, counts (n names and counts, in order), other. */
+/*
+ * "wait_events": samples, all_states, counts (n names and counts, in
+ * order), other.
+ */
 static void
-want_waits(const chk *c, int64_t samples, const timeline_wait *w, int n, int64_t other)
+want_waits(const chk *c, bool all_states, int64_t samples, const timeline_wait *w, int n,
+		   int64_t other)
 {
 	chk			we = sub(c, "wait_events", JSON_OBJECT),
 				counts = sub(&we, "counts", JSON_OBJECT);
 
 	want_int(&we, "samples", samples);
+	want_bool(&we, "all_states", all_states);
 	want_int(&we, "other", other);
-	want_members(&we, 3);
+	want_members(&we, 4);
 	want_members(&counts, n);
 	for (int i = 0; i < n; i++)
 	{
@@ -577,13 +582,14 @@ want_bytes(const chk *c, const char *key, int64_t v)
 		want_null(c, key);
 }
 
-/* A point's "server" (monitored: the monitor ran) and "host". */
+/* A point's "server" (run: NULL when not asked for; monitored when it ran) and "host". */
 static void
-want_point_server(const chk *c, const timeline_record *r, bool monitored)
+want_point_server(const chk *c, const timeline_record *r, const server_run *run)
 {
 	static const char *const states[TIMELINE_HOST_NCPU_STATES] = TIMELINE_HOST_CPU_STATES;
 	const timeline_server *s = &r->server;
 	const timeline_host *h = &r->host;
+	bool		monitored = run != NULL && run->connected;
 	chk			sv,
 				pr,
 				ho,
@@ -600,7 +606,8 @@ want_point_server(const chk *c, const timeline_record *r, bool monitored)
 		want_num(&sv, "checkpoint_start_s", s->has_counters && s->checkpoint_start_us != TIMELINE_NO_TIME
 				 ? (double) s->checkpoint_start_us / 1e6 : NAN);
 		if (monitored)
-			want_waits(&sv, s->wait_samples, s->waits, nwaits, s->waits_other);
+			want_waits(&sv, run->wait_all_states, s->wait_samples, s->waits, nwaits,
+					   s->waits_other);
 		else
 			want_null(&sv, "wait_events");
 		if (object_or_null(&sv, "processes", s->has_proc, &pr))
@@ -775,7 +782,7 @@ want_server_stats(const chk *c, const figures_extra *e, int warmup)
 	if (sum.ncheckpoints == 0 && ck.v->n != 0)
 		fr_fail("%s: checkpoints that did not end", ck.path);
 	want_bool(&ss, "checkpoints_truncated", sum.truncated);
-	want_waits(&ss, sum.samples, sum.events, sum.nevents, sum.other);
+	want_waits(&ss, run->wait_all_states, sum.samples, sum.events, sum.nevents, sum.other);
 	notes = sub(&ss, "notes", JSON_ARRAY);
 	nnotes = run->nnotes < 0 ? 0 : run->nnotes > MONITOR_MAX_NOTES ? MONITOR_MAX_NOTES : run->nnotes;
 	for (int i = 0; i < nnotes; i++)
@@ -954,7 +961,7 @@ want_client(const chk *c, const figures_point *p)
 }
 
 static void
-want_point(const chk *c, const timeline_record *r, bool throttled, bool monitored)
+want_point(const chk *c, const timeline_record *r, bool throttled, const server_run *run)
 {
 	static const double at_pct[FIGURES_POINT_NPERCENTILES] = FIGURES_POINT_PERCENTILES;
 	chk			lat = sub(c, "latency_ms", JSON_OBJECT),
@@ -987,7 +994,7 @@ want_point(const chk *c, const timeline_record *r, bool throttled, bool monitore
 		want_num(&lag, "average", p->lag_avg_ms);
 	want_client(c, p);
 	want_num(c, "stage_target", r->staged ? r->stage_target : NAN);
-	want_point_server(c, r, monitored);
+	want_point_server(c, r, run);
 	want_point_hist(c, r);
 }
 
@@ -1076,8 +1083,7 @@ want_extra(const chk *c, const report_figures *f)
 
 			if (!timeline_get(e->timeline, i, &r))
 				fr_fail("record %d cannot be read back", i);
-			want_point(&p, &r, f->throttled,
-					   e->server_run != NULL && e->server_run->connected);
+			want_point(&p, &r, f->throttled, e->server_run);
 		}
 		if (n == 0 && points.v->n != 0)
 			fr_fail("%s: points that were not given", points.path);

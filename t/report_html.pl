@@ -12,7 +12,9 @@
 # they are (U+FFFD for each ill-formed byte sequence).  Then pages of a
 # report with server statistics (t/data/report_server_stats.json: a run
 # with lock waits and a CHECKPOINT) and of its variants: the checkpoint
-# marked on the charts over time, the wait events stacked and listed, the
+# marked on the charts over time, the wait events stacked and listed (and,
+# samples of every state, Client:ClientRead left out of the chart and
+# given in a note, which stands alone when it is all there is), the
 # CPU chart with the server's processes and the host, the commit check
 # agreeing, not agreeing and not made, hostile wait event names and notes
 # shown as text, and the page of a report with server statistics off, of
@@ -106,11 +108,16 @@ for my $chart (qw(tps latency failures lag cpu))
 	is($drawn{$chart}, $ndrawn, "chart $chart: one point per interval drawn ($ndrawn)");
 }
 # --server-stats is on by default: the wait events are drawn when a sample
-# saw a backend of the run
-my $waits = grep { $_->{server} && $_->{server}{wait_events} && %{ $_->{server}{wait_events}{counts} } }
-  @{ $doc->{series}{points} };
+# saw a backend of the run in an event the chart draws (every state is
+# sampled: Client:ClientRead, the sessions waiting for their client, is
+# left out of it and given in a note)
+my $waits = grep { drawn_waits($_, 1) } @{ $doc->{series}{points} };
 ok($doc->{server_stats} && $doc->{server_stats}{monitored}, 'the run was monitored');
+ok($doc->{server_stats}{wait_events}{all_states}, 'its samples counted every state');
 is($drawn{waits}, $waits ? $ndrawn : undef, 'chart waits: drawn as the samples say');
+like($dom, qr{<p class="note" id="waits-client-read">(?:not drawn: )?Client:ClientRead, the sessions waiting for their client},
+	'the sessions waiting for their client: a note, not a band of the chart')
+  if $doc->{server_stats}{wait_events}{counts}{'Client:ClientRead'};
 like($dom, qr{<h2>Server statistics</h2>(?:<p[^>]*>[^<]*</p>)?<div class="check (?:agrees|disagrees|unchecked)" id="commit-check">},
 	'the server statistics, the commit check first');
 is($drawn{cdf}, scalar @buckets, 'chart cdf: one point per non-empty bucket (' . scalar(@buckets) . ')');
@@ -135,6 +142,66 @@ hostile_pages();
 server_stats_pages();
 
 done_testing();
+
+# The fixture's samples as if of every state (all_states): Client:ClientRead
+# left out of the wait events chart, its backends on average in a note
+# under it, the other events drawn and the run's table whole; then samples
+# that saw nothing else: the note in place of the chart.
+sub every_state_pages
+{
+	my ($page, $ref, $n) = @_;
+	my $waits_of = sub { ($_[0]{server_stats}{wait_events}, map { $_->{server}{wait_events} } @{ $_[0]{series}{points} }) };
+	my $every = variant($ref, sub { $_->{all_states} = JSON::PP::true for $waits_of->($_[0]) });
+	my ($reads, $samples) = (0, 0);
+	for my $p (@{ $every->{series}{points} })
+	{
+		$reads += $p->{server}{wait_events}{counts}{'Client:ClientRead'} // 0;
+		$samples += $p->{server}{wait_events}{samples};
+	}
+	ok($reads > 0, "the fixture's intervals saw Client:ClientRead ($reads in $samples samples)");
+	write_file('s6.html', with_doc($page, $every));
+	my ($status, $dom) = render('s6.html', 'every state');
+	my %drawn = $status =~ /(\w+):(\d+)/g;
+	is($drawn{waits}, $n, "every state: the wait events drawn ($n points)");
+	like($dom, qr{<h3>Wait events of the run's backends \(backends in each on average, stacked; Client:ClientRead not drawn\)</h3>},
+		'every state: the chart\'s title says what it leaves out');
+	ok(index($dom, '<div class="u-label">Client:ClientRead</div>') < 0, 'every state: Client:ClientRead not in the legend');
+	ok(index($dom, qq{<div class="u-label">$_</div>}) >= 0, "every state: $_ in the legend")
+	  for grep { $_ ne 'Client:ClientRead' } sort keys %{ $every->{server_stats}{wait_events}{counts} };
+	my $avg = sprintf('%.2f', $reads / $samples);
+	like($dom, qr{id="chart-waits".*<p class="note" id="waits-client-read">not drawn: Client:ClientRead, the sessions waiting for their client \(idle between statements included: the network and the client's own time\), \Q$avg\E backends on average</p>.*id="chart-cpu"}s,
+		"every state: a note under the chart gives its backends on average ($avg)");
+	ok(index($dom, '<tr><td>Client:ClientRead</td><td>' . $every->{server_stats}{wait_events}{counts}{'Client:ClientRead'} . '</td>') >= 0,
+		'every state: Client:ClientRead in the run\'s table');
+	like($dom, qr{</table><p class="note">every state of the run's backends was sampled: CPU is a backend active and waiting for nothing, Client:ClientRead one waiting for its client, idle between statements included</p>},
+		'every state: the table\'s note says what the events mean');
+
+	# nothing but sessions waiting for their client
+	my $idle = variant($every, sub {
+		for my $w ($waits_of->($_[0]))
+		{
+			$w->{counts} = $w->{samples} ? { 'Client:ClientRead' => 2 * $w->{samples} } : {};
+			$w->{other} = 0;
+		}
+	});
+	write_file('s7.html', with_doc($page, $idle));
+	($status, $dom) = render('s7.html', 'only waiting for the client');
+	%drawn = $status =~ /(\w+):(\d+)/g;
+	ok(!exists $drawn{waits}, 'only waiting for the client: no wait events chart');
+	is(scalar(() = $dom =~ /<canvas/g), 6, '... six charts');
+	like($dom, qr{<p class="note" id="waits-client-read">Client:ClientRead, the sessions waiting for their client \(idle between statements included: the network and the client's own time\), 2\.00 backends on average, and no backend of the run was seen in anything else</p>},
+		'... the note in its place');
+	return;
+}
+
+# Whether point $p's wait events hold one the chart draws ($all_states:
+# all but Client:ClientRead).
+sub drawn_waits
+{
+	my ($p, $all_states) = @_;
+	my $w = $p->{server} && $p->{server}{wait_events};
+	return $w && grep { !($all_states && $_ eq 'Client:ClientRead') } keys %{ $w->{counts} };
+}
 
 # Text as --dump-dom shows it: UTF-8, with &, < and > of text nodes as
 # entities; $s is characters.
@@ -298,6 +365,13 @@ sub server_stats_pages
 		'server stats: the checkpoint in its table');
 	like($dom, qr{<div class="u-label">server processes</div>}, 'server stats: the server\'s processes on the CPU chart');
 	like($dom, qr{<div class="u-label">host busy \(2 CPUs\)</div>}, 'server stats: the host on the CPU chart');
+
+	# written before every state was sampled: Client:ClientRead (in a
+	# transaction only) is drawn as any other event, and the page says so
+	like($dom, qr{</table><p class="note">sessions idle between statements were not sampled \(a report written before they were\)</p>},
+		'server stats: a report without all_states: idle sessions not sampled, said so');
+	ok(index($dom, 'id="waits-client-read"') < 0, '... Client:ClientRead drawn with the other events');
+	every_state_pages($page, $ref, $n);
 
 	# the commit check failing: a warning
 	write_file('s2.html', with_doc($page, variant($ref, sub { $_[0]{server_stats}{commits}{agrees} = JSON::PP::false })));

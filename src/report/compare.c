@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_int.h"
+#include "compare_diag.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/report/compare.h"
@@ -476,7 +476,8 @@ compare_run(int nsides, char *const *sides, const char *json_path, const char *h
 		if (i > 1)
 			fputc('\n', text);
 		print_comparison(text, &side[0], ci);
-		compare_evidence(text, &side[0], &side[i]);
+		ci->diag = compare_diagnose(&side[0], &side[i], ci->change);
+		cmp_diag_print(text, ci->diag);
 		check_thresholds(text, &side[0], ci, thresholds, nthresholds, &failed, &undecided);
 	}
 	fflush(text);
@@ -492,6 +493,7 @@ compare_run(int nsides, char *const *sides, const char *json_path, const char *h
 	{
 		compare_side_free(&side[i]);
 		free(c[i].thresholds);
+		free(c[i].diag);
 	}
 	free(side);
 	free(c);

@@ -1,12 +1,14 @@
 /*
  * compare_html.c — --compare with --report-html=FILE: one page that
  * overlays the sides (doc/compare.md, "The page"): the comparison's
- * document, and for each report its series (tps and latency percentiles
- * per interval) and its latency histogram, embedded as JSON the way the
- * run's page embeds its report (report_html_put_json: nothing in it can
- * end the script element), drawn by compare_html.js with uPlot.
+ * document (its diagnosis included), and for each report its series (tps
+ * and latency percentiles per interval), its checkpoints and its latency
+ * histogram, embedded as JSON the way the run's page embeds its report
+ * (report_html_put_json: nothing in it can end the script element),
+ * drawn by compare_html.js with uPlot.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +30,34 @@ num(const json_value *obj, const char *key)
 }
 
 /*
- * One report: its side, file, warm-up (s, or null), points [t_s, tps,
- * p50, p99] and histogram buckets.
+ * The report's checkpoints (server_stats.checkpoints) as [start_s or
+ * null, ended_by_s]: those without an end are left out.
+ */
+static void
+put_checkpoints(json_writer *jw, const json_value *root)
+{
+	const json_value *ss = json_get(root, "server_stats");
+	const json_value *cps = ss != NULL && ss->kind == JSON_OBJECT ? json_get(ss, "checkpoints") : NULL;
+
+	open_block(jw, "checkpoints", '[');
+	for (int i = 0; cps != NULL && cps->kind == JSON_ARRAY && i < cps->n; i++)
+	{
+		const json_value *cp = json_at(cps, i);
+
+		if (!isfinite(num(cp, "ended_by_s")))
+			continue;
+		open_block(jw, NULL, '[');
+		put_num(jw, NULL, num(cp, "start_s"));
+		put_num(jw, NULL, num(cp, "ended_by_s"));
+		close_block(jw, ']');
+	}
+	close_block(jw, ']');
+}
+
+/*
+ * One report: its side, file, warm-up (s, or null), interval (s, or
+ * null), points [t_s, tps, p50, p99, interval_s], checkpoints and
+ * histogram buckets.
  */
 static void
 put_run(json_writer *jw, const char *side, const cmp_run *run)
@@ -46,6 +74,7 @@ put_run(json_writer *jw, const char *side, const cmp_run *run)
 	put_str(jw, "side", side);
 	put_str(jw, "file", run->file);
 	put_num(jw, "warmup_s", num(settings, "warmup_s"));
+	put_num(jw, "interval_s", num(series, "interval_s"));
 	open_block(jw, "points", '[');
 	for (int i = 0; points != NULL && points->kind == JSON_ARRAY && i < points->n; i++)
 	{
@@ -57,9 +86,11 @@ put_run(json_writer *jw, const char *side, const cmp_run *run)
 		put_num(jw, NULL, num(p, "tps"));
 		put_num(jw, NULL, num(lat, "p50"));
 		put_num(jw, NULL, num(lat, "p99"));
+		put_num(jw, NULL, num(p, "interval_s"));
 		close_block(jw, ']');
 	}
 	close_block(jw, ']');
+	put_checkpoints(jw, root);
 	put_num(jw, "sub_bucket_bits", num(histo, "sub_bucket_bits"));
 	open_block(jw, "buckets", '[');
 	for (int i = 0; buckets != NULL && buckets->kind == JSON_ARRAY && i < buckets->n; i++)

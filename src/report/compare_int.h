@@ -171,6 +171,7 @@ typedef struct cmp_comparison
 	struct threshold_result *thresholds;	/* the change thresholds checked
 											 * (owned); NULL: none */
 	int			nthresholds;
+	struct cmp_diagnosis *diag;	/* why (compare_diag.h; owned) */
 } cmp_comparison;
 
 /* A figure as a threshold names it ("tps", "latency.p99", "failed.ratio"), and its unit. */
@@ -192,6 +193,29 @@ const char *compare_reason_text(char *buf, size_t len, const cmp_change *c, cons
  * series and autocorrelation per figure.  compare_side_free frees it.
  */
 void		compare_side_series(cmp_side *side);
+
+/*
+ * The batches of a run of intervals (nx of them with a value) and
+ * autocorrelation phi into e (batch_len, batches, phi, ess); false with
+ * e->reason and e->needed when too few for an estimate.
+ */
+bool		cmp_plan_batches(int nx, int intervals, double phi, cmp_estimate *e);
+
+/*
+ * The estimate from the b batch values y of a run (compare_series.c): the
+ * mean, its variance corrected at the cautious autocorrelation, or why
+ * there is none; xvar the intervals' variance, ratio: y are logarithms.
+ * e->batch_len and e->batches are set.
+ */
+void		cmp_batches_estimate(const double *y, bool ratio, double phi, double cautious,
+								 double xvar, cmp_estimate *e);
+
+/*
+ * The verdict on out->base and out->new (filled): the interval when both
+ * estimate, else the bound on the intervals' medians, else why not.
+ * ratio: the estimates are logarithms and the change a ratio.
+ */
+void		cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better);
 
 /* The change of figure f from base to other, with its verdict. */
 void		compare_change(const cmp_side *base, const cmp_side *other, cmp_figure f,

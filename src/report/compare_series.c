@@ -292,9 +292,9 @@ intervals_needed(double phi, int n)
  * autocorrelation, or why there is none (no spread, a level that wanders,
  * a trend).
  */
-static void
-batches_estimate(const double *y, cmp_figure f, double phi, double cautious, double xvar,
-				 cmp_estimate *e)
+void
+cmp_batches_estimate(const double *y, bool ratio, double phi, double cautious, double xvar,
+					 cmp_estimate *e)
 {
 	int			m = e->batch_len,
 				b = e->batches;
@@ -318,7 +318,7 @@ batches_estimate(const double *y, cmp_figure f, double phi, double cautious, dou
 	else if (b >= 4 && fabs(t) / sqrt(factor) > cmp_t_quantile(0.5 + 0.5 * CMP_TREND_LEVEL, b - 2))
 	{
 		e->reason = CR_NOT_SETTLED;
-		e->trend = ratio_figure(f) ? expm1(slope * b) : slope * b;
+		e->trend = ratio ? expm1(slope * b) : slope * b;
 	}
 	else
 		e->ok = isfinite(e->var);
@@ -339,6 +339,7 @@ series_estimate(const cmp_run *run, cmp_figure f, const double *x, int nx, doubl
 	cmp_summary level;
 	int			m,
 				b;
+	bool		planned;
 
 	e->n = run->intervals;
 	/*
@@ -362,44 +363,29 @@ series_estimate(const cmp_run *run, cmp_figure f, const double *x, int nx, doubl
 	e->level_sd = sqrt(level.var);
 	if (b > 0)
 		cmp_median_spread(y, b, &e->level_median, &e->level_spread);
-	e->phi = phi;
-	m = cmp_batch_length(cmp_phi_upper(phi, nx));
-	/*
-	 * Batches of a few intervals even when they look independent: the
-	 * correction for what correlation is left depends on phi the least
-	 * then (an i.i.d. run's phi, estimated a little above 0, would
-	 * otherwise widen its interval for nothing)
-	 */
-	if (m < CMP_MIN_BATCH_LEN && run->intervals / CMP_MIN_BATCH_LEN >= 2 * CMP_MIN_BATCHES)
-		m = CMP_MIN_BATCH_LEN;
-	b = run->intervals / m;
-	e->ess = nx * (1.0 - phi) / (1.0 + phi);
-	e->batch_len = m;
-	e->batches = b;
+	planned = cmp_plan_batches(nx, run->intervals, phi, e);
 	if (level.n >= 2 && level.var <= 0.0)
 	{
 		/*
 		 * every interval the same: no noise to measure, whatever the
 		 * length (a percentile's may all be in one bucket: judge_bound)
 		 */
+		e->phi = phi;
 		e->reason = CR_NO_SPREAD;
-		free(y);
-		return;
+		e->needed = 0;
+		planned = false;
 	}
-	if (nx < CMP_MIN_INTERVALS ||
-		b < CMP_MIN_BATCHES || nx * (1.0 - cautious) / (1.0 + cautious) < CMP_MIN_ESS)
+	if (!planned)
 	{
-		/* below CMP_MIN_INTERVALS phi means nothing: what independent ones need */
-		e->phi = nx < CMP_MIN_INTERVALS ? NAN : phi;
-		e->reason = CR_FEW_SAMPLES;
-		e->needed = intervals_needed(nx < CMP_MIN_INTERVALS ? 0.0 : phi, nx);
 		free(y);
 		return;
 	}
+	m = e->batch_len;
+	b = e->batches;
 	if (!batch_values(run, f, fine, m, b, y))
 		e->reason = CR_EMPTY_BATCH;
 	else
-		batches_estimate(y, f, phi, cautious, level.var, e);
+		cmp_batches_estimate(y, ratio_figure(f), phi, cautious, level.var, e);
 	free(y);
 	/*
 	 * Points' own percentiles that spread over several buckets average
@@ -408,6 +394,36 @@ series_estimate(const cmp_run *run, cmp_figure f, const double *x, int nx, doubl
 	 */
 	if (fine && e->level_sd >= 2.0 * e->resolution)
 		e->resolution = 0.0;
+}
+
+bool
+cmp_plan_batches(int nx, int intervals, double phi, cmp_estimate *e)
+{
+	double		cautious = cmp_phi_cautious(phi, nx);
+	int			m = cmp_batch_length(cmp_phi_upper(phi, nx));
+
+	e->phi = phi;
+	/*
+	 * Batches of a few intervals even when they look independent: the
+	 * correction for what correlation is left depends on phi the least
+	 * then (an i.i.d. run's phi, estimated a little above 0, would
+	 * otherwise widen its interval for nothing)
+	 */
+	if (m < CMP_MIN_BATCH_LEN && intervals / CMP_MIN_BATCH_LEN >= 2 * CMP_MIN_BATCHES)
+		m = CMP_MIN_BATCH_LEN;
+	e->batch_len = m;
+	e->batches = intervals / m;
+	e->ess = nx * (1.0 - phi) / (1.0 + phi);
+	if (nx < CMP_MIN_INTERVALS || e->batches < CMP_MIN_BATCHES ||
+		nx * (1.0 - cautious) / (1.0 + cautious) < CMP_MIN_ESS)
+	{
+		/* below CMP_MIN_INTERVALS phi means nothing: what independent ones need */
+		e->phi = nx < CMP_MIN_INTERVALS ? NAN : phi;
+		e->reason = CR_FEW_SAMPLES;
+		e->needed = intervals_needed(nx < CMP_MIN_INTERVALS ? 0.0 : phi, nx);
+		return false;
+	}
+	return true;
 }
 
 /* The estimate of figure f from the runs of side, each run's own figure. */
@@ -477,14 +493,14 @@ side_estimate(const cmp_side *side, cmp_figure f, double phi, bool fine, cmp_est
 
 /* The change when the interval is known: the verdict from it. */
 static void
-judge(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *out)
+judge(const cmp_estimate *a, const cmp_estimate *b, bool ratio, bool higher_is_better,
+	  cmp_change *out)
 {
 	double		se = sqrt(a->var + b->var),
 				diff = b->mean - a->mean,
 				df,
 				t,
 				res = a->resolution > b->resolution ? a->resolution : b->resolution;
-	bool		ratio = ratio_figure(f);
 
 	df = cmp_welch_df(a->var, a->df, b->var, b->df);
 	t = cmp_t_quantile(0.5 + 0.5 * CMP_LEVEL, df);
@@ -506,7 +522,7 @@ judge(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *ou
 		out->reason = CR_RESOLUTION;
 	}
 	else
-		out->verdict = (out->lo > 0.0) == compare_figures[f].higher_is_better ? CV_BETTER : CV_WORSE;
+		out->verdict = (out->lo > 0.0) == higher_is_better ? CV_BETTER : CV_WORSE;
 }
 
 /*
@@ -560,12 +576,12 @@ pair_phi(const cmp_side *base, const cmp_side *other, cmp_figure f)
  * difference at the very worst.
  */
 static bool
-judge_bound(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_change *out)
+judge_bound(const cmp_estimate *a, const cmp_estimate *b, bool ratio, bool higher_is_better,
+			cmp_change *out)
 {
 	double		diff = b->level_median - a->level_median,
 				res = a->resolution > b->resolution ? a->resolution : b->resolution,
 				bound;
-	bool		ratio = ratio_figure(f);
 
 	/* no spread on a side (but the resolution's): no noise measured, no bound */
 	if (a->level_n < 3 || b->level_n < 3 || !(sd_upper(a) > 0.0) || !(sd_upper(b) > 0.0))
@@ -579,15 +595,13 @@ judge_bound(const cmp_estimate *a, const cmp_estimate *b, cmp_figure f, cmp_chan
 	out->hi = ratio ? expm1(diff + bound) : diff + bound;
 	out->has_interval = true;
 	out->df = NAN;
-	out->verdict = (diff > 0.0) == compare_figures[f].higher_is_better ? CV_BETTER : CV_WORSE;
+	out->verdict = (diff > 0.0) == higher_is_better ? CV_BETTER : CV_WORSE;
 	return true;
 }
 
 void
 compare_change(const cmp_side *base, const cmp_side *other, cmp_figure f, cmp_change *out)
 {
-	const cmp_estimate *a = &out->base,
-			   *b = &out->new;
 	double		phi = pair_phi(base, other, f);
 
 	memset(out, 0, sizeof(*out));
@@ -598,10 +612,23 @@ compare_change(const cmp_side *base, const cmp_side *other, cmp_figure f, cmp_ch
 	/* the figures' own change, until an interval says otherwise */
 	out->change = f == CF_FAILED ? other->point[f] - base->point[f]
 		: base->point[f] != 0.0 ? other->point[f] / base->point[f] - 1.0 : NAN;
-	out->verdict = CV_CANNOT_TELL;
 	if (f == CF_FAILED && base->point[f] == 0.0 && other->point[f] == 0.0)
+	{
+		out->verdict = CV_CANNOT_TELL;
 		out->reason = CR_NO_FAILURES;
-	else if (a->runs != b->runs)
+	}
+	else
+		cmp_judge_estimates(out, ratio_figure(f), compare_figures[f].higher_is_better);
+}
+
+void
+cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better)
+{
+	const cmp_estimate *a = &out->base,
+			   *b = &out->new;
+
+	out->verdict = CV_CANNOT_TELL;
+	if (a->runs != b->runs)
 		out->reason = CR_RUNS_ONE_SIDE;
 	else if (!a->ok || !b->ok)
 	{
@@ -609,11 +636,11 @@ compare_change(const cmp_side *base, const cmp_side *other, cmp_figure f, cmp_ch
 
 		if ((why->reason == CR_FEW_SAMPLES || why->reason == CR_NOT_SETTLED ||
 			 why->reason == CR_NO_SPREAD) &&
-			judge_bound(a, b, f, out))
+			judge_bound(a, b, ratio, higher_is_better, out))
 			return;
 		out->reason = why->reason;
 		out->reason_side = !a->ok ? "base" : "new";
 	}
 	else
-		judge(a, b, f, out);
+		judge(a, b, ratio, higher_is_better, out);
 }

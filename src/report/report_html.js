@@ -63,6 +63,9 @@
 		root.appendChild(el("p", {"class": "note"}, [text]));
 	}
 
+	/* the wait event of a session waiting for its client (PostgreSQL 13 to 18) */
+	var CLIENT_READ = "Client:ClientRead";
+
 	var colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
 		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
@@ -318,8 +321,8 @@
 			return;
 		var wa = sa.wait_events, wb = sb.wait_events;
 		m.server = {
-			wait_events: wa && wb ? {samples: wa.samples + wb.samples, counts: addCounts([wa.counts, wb.counts]),
-				other: wa.other + wb.other} : wa || wb || null,
+			wait_events: wa && wb ? {samples: wa.samples + wb.samples, all_states: wa.all_states && wb.all_states,
+				counts: addCounts([wa.counts, wb.counts]), other: wa.other + wb.other} : wa || wb || null,
 			processes: sa.processes && sb.processes ? {count: sb.processes.count,
 				cpu_user_s: sa.processes.cpu_user_s + sb.processes.cpu_user_s,
 				cpu_system_s: sa.processes.cpu_system_s + sb.processes.cpu_system_s} : null
@@ -427,6 +430,9 @@
 			if (w.other) rows.push(["other", w.other]);
 			root.appendChild(table("waits", ["wait event", "seen (backends × samples)", "backends on average", "% of all seen"],
 				rows.map(function (r) { return [r[0], r[1], fmt(r[1] / w.samples, 2), fmt(100 * r[1] / all, 1)]; })));
+			note(w.all_states === true ? "every state of the run's backends was sampled: CPU is a backend active and" +
+				" waiting for nothing, " + CLIENT_READ + " one waiting for its client, idle between statements included" :
+				"sessions idle between statements were not sampled (a report written before they were)");
 		} else
 			note(w && w.samples > 0 ? "no backend of the run was seen in " + w.samples + " samples" : "no wait events sampled");
 		if (ss.notes.length) {
@@ -497,15 +503,21 @@
 	 * run's most seen events (by their count over the points drawn), its
 	 * count over the interval's samples (backends in it on average), the
 	 * rest as "other".  No value where an interval was not sampled.
-	 * Returns false, and draws nothing, when no sample saw a backend.
+	 * When the samples counted idle sessions too (all_states), most of a
+	 * run's backends are idle waiting for their client: Client:ClientRead
+	 * is left out of the chart, which would be all of it, and a note
+	 * under it says how many backends it held on average.  Returns false,
+	 * and draws nothing, when no sample saw a backend in anything else.
 	 */
 	var TOP_WAITS = 8;
-	function waitChart(pts, x, o) {
+	function waitChart(pts, x, o, allStates) {
 		var sampled = pts.filter(function (p) {
 			return p.server && p.server.wait_events && p.server.wait_events.samples > 0;
 		});
 		var total = addCounts(sampled.map(function (p) { return p.server.wait_events.counts; }));
-		var names = Object.keys(total).sort(function (a, b) {
+		var names = Object.keys(total).filter(function (k) {
+			return !(allStates && k === CLIENT_READ);
+		}).sort(function (a, b) {
 			return total[b] - total[a] || (a < b ? -1 : a > b ? 1 : 0);
 		});
 		var top = names.slice(0, TOP_WAITS);
@@ -520,16 +532,24 @@
 		});
 		var rest = perSample(function (w) {
 			return Object.keys(w.counts).reduce(function (n, k) {
-				return top.indexOf(k) < 0 ? n + (w.counts[k] || 0) : n;
+				return top.indexOf(k) < 0 && !(allStates && k === CLIENT_READ) ? n + (w.counts[k] || 0) : n;
 			}, w.other || 0);
 		});
 		if (rest.some(function (v) { return v > 0; }))
 			series.push({label: "other", values: rest});
-		if (!series.length)
-			return false;
-		chart("waits", "Wait events of the run's backends (backends in each on average, stacked)", x, series,
-			{yLabel: "backends", stacked: true, plugins: o.plugins});
-		return true;
+		if (series.length)
+			chart("waits", "Wait events of the run's backends (backends in each on average, stacked" +
+				(allStates ? "; " + CLIENT_READ + " not drawn" : "") + ")", x, series,
+				{yLabel: "backends", stacked: true, plugins: o.plugins});
+		var reads = own(total, CLIENT_READ) || 0;
+		if (allStates && reads > 0) {
+			var samples = sampled.reduce(function (n, p) { return n + p.server.wait_events.samples; }, 0);
+			root.appendChild(el("p", {"class": "note", id: "waits-client-read"}, [(series.length ? "not drawn: " : "") +
+				CLIENT_READ + ", the sessions waiting for their client (idle between statements included:" +
+				" the network and the client's own time), " + fmt(reads / samples, 2) + " backends on average" +
+				(series.length ? "" : ", and no backend of the run was seen in anything else")]));
+		}
+		return series.length > 0 || (allStates && reads > 0);
 	}
 
 	/* The host's CPUs busy in a point's interval, in % of one CPU: all but idle and iowait. */
@@ -621,7 +641,8 @@
 				Object.assign({yLabel: "ms"}, o));
 		} else
 			note("no -R: no schedule lag");
-		if (!waitChart(pts, x, o))
+		var ssw = doc.server_stats && doc.server_stats.wait_events;
+		if (!waitChart(pts, x, o, !!(ssw && ssw.all_states === true)))
 			note(pts.some(function (p) { return p.server && p.server.wait_events; }) ?
 				"no backend of the run was seen in a wait event sample" : "no wait events sampled");
 		if (!cpuChart(doc, pts, x, o))

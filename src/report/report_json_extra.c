@@ -176,7 +176,7 @@ put_client(json_writer *jw, const figures_point *p)
 }
 
 static void
-put_point(json_writer *jw, const figures_point *p, bool throttled, bool monitored)
+put_point(json_writer *jw, const figures_point *p, bool throttled, const server_run *run)
 {
 	/*
 	 * FIGURES_POINT_PERCENTILES: a fixed list, so the schema declares each
@@ -215,7 +215,7 @@ put_point(json_writer *jw, const figures_point *p, bool throttled, bool monitore
 	else
 		jw_null(jw, RM_POINT_LAG_MS);
 	put_client(jw, p);
-	report_json_point_server(jw, p->raw, monitored);
+	report_json_point_server(jw, p->raw, run);
 	put_point_hist(jw, p->raw);
 	jw_num(jw, RM_POINT_STAGE_TARGET, p->stage_target);
 	close_block(jw, '}');
@@ -316,8 +316,7 @@ report_json_series(json_writer *jw, const report_figures *f)
 			break;
 		}
 		figures_point_of(&p, &r, f->throttled);
-		put_point(jw, &p, f->throttled,
-				  e->server_run != NULL && e->server_run->connected);
+		put_point(jw, &p, f->throttled, e->server_run);
 	}
 	close_block(jw, ']');
 	close_block(jw, '}');

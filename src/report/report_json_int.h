@@ -101,8 +101,9 @@ void		report_json_client(json_writer *jw, const report_figures *f);
 
 /*
  * The server's side (report_json_server.c): the top-level "server_stats"
- * member, and a point's "server" and "host" members (monitored: the
- * monitor ran, so the wait events were sampled).
+ * member, and a point's "server" and "host" members (run: the monitor's
+ * record, NULL when not asked for; the wait events were sampled when it
+ * ran, run->connected).
  */
 void		report_json_server_stats(json_writer *jw, const report_figures *f);
 
@@ -113,7 +114,8 @@ void		report_json_server_stats(json_writer *jw, const report_figures *f);
  */
 void		report_json_source_server(json_writer *jw, const report_source *rs);
 void		report_json_servers(json_writer *jw, const report_figures *f);
-void		report_json_point_server(json_writer *jw, const timeline_record *r, bool monitored);
+void		report_json_point_server(json_writer *jw, const timeline_record *r,
+									 const server_run *run);
 void		report_json_histogram(json_writer *jw, const report_figures *f);
 
 /*

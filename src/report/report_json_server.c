@@ -50,13 +50,17 @@ put_counters(json_writer *jw, report_member m, uint64_t present, const double *v
 	close_block(jw, '}');
 }
 
-/* "wait_events" as member m (a point's, the run's): a WAITS object. */
+/*
+ * "wait_events" as member m (a point's, the run's): a WAITS object;
+ * all_states: the samples counted idle sessions too (server_run).
+ */
 static void
-put_waits(json_writer *jw, report_member m, int64_t samples, const timeline_wait *waits,
-		  int n, int64_t other)
+put_waits(json_writer *jw, report_member m, bool all_states, int64_t samples,
+		  const timeline_wait *waits, int n, int64_t other)
 {
 	jw_open(jw, m);
 	jw_int(jw, RM_WAITS_SAMPLES, samples);
+	jw_bool(jw, RM_WAITS_ALL_STATES, all_states);
 	jw_open(jw, RM_WAITS_COUNTS);
 	for (int i = 0; i < n; i++)
 		put_int(jw, waits[i].name, waits[i].count);
@@ -96,7 +100,7 @@ put_processes(json_writer *jw, const timeline_server *s)
 
 /* A point's "server" and "host" members. */
 void
-report_json_point_server(json_writer *jw, const timeline_record *r, bool monitored)
+report_json_point_server(json_writer *jw, const timeline_record *r, const server_run *run)
 {
 	/*
 	 * TIMELINE_HOST_CPU_STATES: a fixed list, so the schema declares each
@@ -108,6 +112,7 @@ report_json_point_server(json_writer *jw, const timeline_record *r, bool monitor
 	};
 	const timeline_server *s = &r->server;
 	const timeline_host *h = &r->host;
+	bool		monitored = run != NULL && run->connected;
 
 	_Static_assert(PGB_LENGTHOF(states) == TIMELINE_HOST_NCPU_STATES,
 				   "a member per CPU state");
@@ -126,8 +131,9 @@ report_json_point_server(json_writer *jw, const timeline_record *r, bool monitor
 		else
 			jw_null(jw, RM_POINT_SERVER_CHECKPOINT_START_S);
 		if (monitored)
-			put_waits(jw, RM_POINT_SERVER_WAIT_EVENTS, s->wait_samples, s->waits,
-					  s->nwaits < TIMELINE_NWAITS ? s->nwaits : TIMELINE_NWAITS, s->waits_other);
+			put_waits(jw, RM_POINT_SERVER_WAIT_EVENTS, run->wait_all_states, s->wait_samples,
+					  s->waits, s->nwaits < TIMELINE_NWAITS ? s->nwaits : TIMELINE_NWAITS,
+					  s->waits_other);
 		else
 			jw_null(jw, RM_POINT_SERVER_WAIT_EVENTS);
 		put_processes(jw, s);
@@ -281,7 +287,7 @@ put_commits(json_writer *jw, const figures_commits *c)
 }
 
 static void
-put_run_sums(json_writer *jw, run_server_sum *sum)
+put_run_sums(json_writer *jw, const server_run *run, run_server_sum *sum)
 {
 	jw_open(jw, RM_SERVER_STATS_CHECKPOINTS);
 	for (int i = 0; i < sum->ncheckpoints; i++)
@@ -294,8 +300,8 @@ put_run_sums(json_writer *jw, run_server_sum *sum)
 	close_block(jw, ']');
 	jw_bool(jw, RM_SERVER_STATS_CHECKPOINTS_TRUNCATED, sum->checkpoints_truncated);
 	qsort(sum->events, (size_t) sum->nevents, sizeof(sum->events[0]), event_desc);
-	put_waits(jw, RM_SERVER_STATS_WAIT_EVENTS, sum->samples, sum->events, sum->nevents,
-			  sum->other);
+	put_waits(jw, RM_SERVER_STATS_WAIT_EVENTS, run->wait_all_states, sum->samples, sum->events,
+			  sum->nevents, sum->other);
 }
 
 void
@@ -323,7 +329,7 @@ report_json_server_stats(json_writer *jw, const report_figures *f)
 	put_commits(jw, &f->extra.commits);
 	if (sum_records(jw, f->extra.timeline, run->checkpoint_times,
 					(pg_time_usec_t) f->warmup * 1000000, &sum))
-		put_run_sums(jw, &sum);
+		put_run_sums(jw, run, &sum);
 	jw_open(jw, RM_SERVER_STATS_NOTES);
 	for (int i = 0; i < run->nnotes && i < MONITOR_MAX_NOTES; i++)
 		put_str(jw, NULL, run->notes[i]);

@@ -29,6 +29,7 @@ typedef struct monitor_sql
 	bool		control;		/* it reads pg_control_checkpoint() */
 	char		snapshot[4096];
 	char		sample[1024];	/* wait events of the run's backends */
+	bool		all_states;		/* ... in every state, idle ones included */
 	char		count[1024];	/* how many of the run's backends there are */
 } monitor_sql;
 

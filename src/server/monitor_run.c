@@ -294,6 +294,7 @@ monitor_open(const monitor_setup *setup, server_run *run)
 	run->connected = true;
 	run->present = m->sql.present;
 	run->checkpoint_times = m->sql.control;
+	run->wait_all_states = m->sql.all_states;
 	m->applied = m->before;
 	m->latest = m->before;
 	return m;

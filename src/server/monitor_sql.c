@@ -8,6 +8,10 @@
  * pg_stat_database (the run's database), pg_stat_wal (14+),
  * pg_stat_checkpointer (17+; pg_stat_bgwriter before) and the totals of
  * pg_stat_io (16+).  All of these views are readable by any role.
+ *
+ * The sample counts the run's backends in pg_stat_activity by what they
+ * do: "Type:Event" when waiting, "CPU" when active and waiting for
+ * nothing, so that its counts over the samples are each backend's time.
  */
 #include <errno.h>
 #include <math.h>
@@ -129,11 +133,21 @@ monitor_sql_build(monitor_sql *q, int version, const char *app_literal, bool con
 	n = snprintf(where, sizeof(where), run_backends, app_literal);
 	if (n < 0 || (size_t) n >= sizeof(where) || !build_snapshot(q, version, control))
 		return false;
+	/*
+	 * Every state: a session idle between statements waits for its client
+	 * (13 to 18 name it Client:ClientRead; a NULL event counts as that
+	 * too), any other one (active, fastpath function call) is on a CPU
+	 * when it waits for nothing.  No state (another role's session) or
+	 * "disabled" (track_activities off) says nothing: not counted.
+	 */
 	n = snprintf(q->sample, sizeof(q->sample),
-				 "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), count(*)"
-				 " %s AND state <> 'idle' GROUP BY 1", where);
+				 "SELECT coalesce(wait_event_type || ':' || wait_event,"
+				 " CASE WHEN state IN ('idle', 'idle in transaction',"
+				 " 'idle in transaction (aborted)') THEN 'Client:ClientRead' ELSE 'CPU' END),"
+				 " count(*) %s AND state IS NOT NULL AND state <> 'disabled' GROUP BY 1", where);
 	if (n < 0 || (size_t) n >= sizeof(q->sample))
 		return false;
+	q->all_states = true;
 	n = snprintf(q->count, sizeof(q->count), "SELECT count(*) %s", where);
 	return n >= 0 && (size_t) n < sizeof(q->count);
 }

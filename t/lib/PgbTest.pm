@@ -21,7 +21,7 @@ use Socket ();
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file without_client_bound
   start_cluster our_pgbench_path system_pgbench_path mask_timings
   same_as_system timed_pgbench overhead_of late_bound poll_until
-  start_proxy stop_proxy oracle19_path find_chromium run_accounted);
+  start_proxy stop_proxy oracle19_path find_chromium run_accounted start_delay_proxy);
 
 # see _run_forked
 our $FAST_SPAWN = 0;
@@ -277,6 +277,33 @@ sub start_proxy
 }
 
 sub stop_proxy { my ($pid) = @_; kill 'KILL', $pid; waitpid($pid, 0); return; }
+
+# start_delay_proxy(path => SOCKET, target => SOCKET, delay_ms => N,
+#   stats => FILE) -> pid of a Unix-socket proxy listening on path that
+# passes every connection on to target, each chunk held delay_ms each way
+# (t/lib/delayproxy.pl says how).  The listening socket is made here, as
+# start_proxy's.  stop_proxy kills it; SIGTERM (then waitpid) ends it
+# writing its stats file: the chunks forwarded and the delay they had.
+sub start_delay_proxy
+{
+	my (%o) = @_;
+	require IO::Socket::UNIX;
+	require Fcntl;
+	my $listen = IO::Socket::UNIX->new(Type => Socket::SOCK_STREAM(), Local => $o{path},
+		Listen => 128) or die "cannot listen on $o{path}: $!";
+	my $flags = fcntl($listen, Fcntl::F_GETFD(), 0) or die "fcntl: $!";
+	fcntl($listen, Fcntl::F_SETFD(), $flags & ~Fcntl::FD_CLOEXEC()) or die "fcntl: $!";
+	my $helper = File::Basename::dirname(__FILE__) . '/delayproxy.pl';
+	my $pid = fork() // die "cannot fork: $!";
+	if ($pid == 0)
+	{
+		{ no warnings 'exec'; exec($^X, $helper, fileno($listen), $o{target}, $o{delay_ms} || 0,
+			defined $o{stats} ? $o{stats} : ()); }
+		POSIX::_exit(127);
+	}
+	close $listen;
+	return $pid;
+}
 
 sub slurp
 {
@@ -582,6 +609,23 @@ sub standby_of
 		"$base/server.log", '-w', '-t', '120', 'start');
 	$self->{running} = 1;
 	return $self;
+}
+
+# restart: the server stopped (fast) and started again, so that a
+# setting only read at start (shared_buffers) takes effect; the psql
+# sessions of query() are closed first (new ones open on demand)
+sub restart
+{
+	my ($self) = @_;
+	for my $s (values %{ $self->{sessions} || {} })
+	{
+		$s->{in} .= "\\q\n";
+		eval { $s->{h}->finish; };
+	}
+	$self->{sessions} = {};
+	$self->_sys("$self->{bindir}/pg_ctl", '-D', $self->{data}, '-l',
+		"$self->{base}/server.log", '-w', '-t', '120', '-m', 'fast', 'restart');
+	return;
 }
 
 sub host { $_[0]{sock} }

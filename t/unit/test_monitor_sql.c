@@ -3,7 +3,8 @@
  * reading of their results (src/server/monitor_int.h), without a server:
  * which views and counters each major's snapshot reads (pg_stat_wal from
  * 14, pg_stat_io from 16, pg_stat_checkpointer from 17, num_done from
- * 18), the run's backends' filter with an escaped name, and a snapshot
+ * 18), the run's backends' filter with an escaped name, the sample of
+ * them in every state (idle ones as Client:ClientRead), and a snapshot
  * result (made with libpq's PGresult builders) read into its counters,
  * refused when a value is not a number or a column is missing.
  */
@@ -50,8 +51,12 @@ test_versions(void)
 		tap_ok(has(q.snapshot, "pg_stat_bgwriter") == (v < 170000), "pg_stat_bgwriter before 17");
 		tap_ok(has(q.snapshot, "num_done") == (v >= 180000), "num_done from 18");
 		tap_ok(has(q.snapshot, "pg_control_checkpoint()"), "the checkpoint's time when allowed");
-		tap_ok(has(q.sample, "application_name = 'pgbench'") && has(q.sample, "state <> 'idle'") &&
-			   has(q.sample, "pid <> pg_catalog.pg_backend_pid()"), "the run's active backends");
+		tap_ok(has(q.sample, "application_name = 'pgbench'") &&
+			   has(q.sample, "pid <> pg_catalog.pg_backend_pid()"), "the run's backends");
+		tap_ok(q.all_states && !has(q.sample, "state <> 'idle'") &&
+			   has(q.sample, "THEN 'Client:ClientRead' ELSE 'CPU' END") &&
+			   has(q.sample, "state IS NOT NULL AND state <> 'disabled'"),
+			   "... in every state: idle ones waiting for their client, none unknown");
 		tap_ok(has(q.count, "application_name = 'pgbench'"), "the count of the run's backends");
 	}
 }

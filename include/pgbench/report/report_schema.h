@@ -229,6 +229,7 @@ typedef enum report_use
 	X(CHECKPOINT, ENDED_BY_S, "ended_by_s", RT_NUMBER, false, "s", RU_SHOWN) \
 	\
 	X(WAITS, SAMPLES, "samples", RT_INT, false, "", RU_SHOWN) \
+	X(WAITS, ALL_STATES, "all_states", RT_BOOL, false, "", RU_SHOWN) \
 	X(WAITS, COUNTS, "counts", RT_OBJECT, false, "", RU_SHOWN) \
 	X(WAITS, OTHER, "other", RT_INT, false, "", RU_SHOWN) \
 	\

@@ -3,7 +3,9 @@
  * one extra connection that the main thread's ticker (report/ticker.h)
  * drives without ever blocking the run: the server's cumulative counters
  * (timeline.h, TIMELINE_SERVER_COUNTERS) at every tick, the wait events
- * of the run's own backends sampled from pg_stat_activity between ticks,
+ * of the run's own backends sampled from pg_stat_activity between ticks
+ * (every backend in every state: "CPU" when active and waiting for
+ * nothing, an idle one in its wait event, Client:ClientRead),
  * the checkpoints that complete, and the counters over the whole run,
  * read before the clients connect and after they are gone.
  *
@@ -63,6 +65,9 @@ typedef struct server_run
 	bool		local;			/* the server's processes are on this host */
 	pid_t		postmaster;		/* when local */
 	int64_t		wait_samples;	/* pg_stat_activity samples over the run */
+	bool		wait_all_states;	/* they counted the run's backends in
+									 * every state: a session idle between
+									 * statements as Client:ClientRead */
 	pg_time_usec_t sample_us;	/* their period */
 	int			nnotes;
 	char		notes[MONITOR_MAX_NOTES][MONITOR_NOTE_LEN];

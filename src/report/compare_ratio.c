@@ -1,0 +1,173 @@
+/*
+ * compare_ratio.c — the change of an evidence per transaction between two
+ * runs, told as --compare tells its figures (compare_series.c): an
+ * evidence's amount in each interval (blocks read, milliseconds in a wait)
+ * over the interval's transactions is a series; batches of it, as long as
+ * its autocorrelation needs, give a mean and its variance, Welch's
+ * interval gives the change; a run too short or not settled is told only
+ * when the change of the intervals' medians is beyond four robust spreads
+ * (cmp_judge_estimates).  The values are compared on their own scale, not
+ * as logarithms: an evidence is often 0 in every interval of a run.
+ *
+ * A batch's value is its amount over its transactions (a ratio of sums,
+ * not a mean of ratios): an interval of few transactions weighs less.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_diag.h"
+#include "pgbench/base/xalloc.h"
+
+/* The intervals with transactions: their values (amount / transactions). */
+static int
+ratio_values(const cmp_ratio_series *s, double *x, double *quantum)
+{
+	int			n = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->den[i] > 0.0 && isfinite(s->num[i]))
+		{
+			quantum[n] = s->quantum / s->den[i];
+			x[n++] = s->num[i] / s->den[i];
+		}
+	return n;
+}
+
+/*
+ * The values of b batches of m intervals (with transactions), the
+ * earliest leftovers dropped, into y.
+ */
+static void
+ratio_batches(const cmp_ratio_series *s, int m, int b, double *y)
+{
+	int			skip = 0,
+				used = 0,
+				with = 0;
+	double		num = 0.0,
+				den = 0.0;
+
+	for (int i = 0; i < s->n; i++)
+		with += s->den[i] > 0.0 && isfinite(s->num[i]);
+	skip = with - m * b;
+	for (int i = 0, k = 0; i < s->n; i++)
+	{
+		if (!(s->den[i] > 0.0 && isfinite(s->num[i])) || k++ < skip)
+			continue;
+		num += s->num[i];
+		den += s->den[i];
+		if (++used % m == 0)
+		{
+			y[used / m - 1] = num / den;
+			num = den = 0.0;
+		}
+	}
+}
+
+/* One run's estimate of the evidence s, at the pair's autocorrelation phi. */
+static void
+ratio_estimate(const cmp_ratio_series *s, const double *x, const double *quantum, int nx,
+			   double phi, cmp_estimate *e)
+{
+	double	   *tmp = pgb_malloc(((size_t) nx + 1) * sizeof(double));
+	cmp_summary level;
+	double		spread;
+	bool		planned;
+
+	memset(e, 0, sizeof(*e));
+	e->n = s->n;
+	cmp_summarize(x, nx, &level);
+	e->level_n = level.n;
+	e->level_sd = sqrt(level.var);
+	memcpy(tmp, quantum, (size_t) nx * sizeof(double));
+	if (nx > 0)
+		cmp_median_spread(tmp, nx, &e->resolution, &spread);
+	memcpy(tmp, x, (size_t) nx * sizeof(double));
+	if (nx > 0)
+		cmp_median_spread(tmp, nx, &e->level_median, &e->level_spread);
+	planned = cmp_plan_batches(nx, nx, phi, e);
+	if (nx >= 2 && level.var <= 0.0)
+	{
+		e->reason = CR_NO_SPREAD;
+		e->needed = 0;
+		planned = false;
+	}
+	if (planned)
+	{
+		ratio_batches(s, e->batch_len, e->batches, tmp);
+		cmp_batches_estimate(tmp, false, phi, cmp_phi_cautious(phi, nx), level.var, e);
+	}
+	free(tmp);
+}
+
+/* The estimate from repeated runs: each run's own level. */
+static void
+ratio_runs_estimate(const double *level, int nruns, cmp_estimate *e)
+{
+	cmp_summary sum;
+
+	memset(e, 0, sizeof(*e));
+	e->runs = true;
+	e->batches = e->n = nruns;
+	cmp_summarize(level, nruns, &sum);
+	e->mean = sum.mean;
+	e->var = nruns > 0 ? sum.var / nruns : 0.0;
+	e->df = nruns - 1;
+	e->spread = sqrt(sum.var);
+	e->ess = nruns;
+	if (nruns < CMP_MIN_RUNS)
+	{
+		e->reason = CR_FEW_RUNS;
+		e->needed = CMP_MIN_RUNS;
+	}
+	else if (sum.var <= 0.0)
+		e->reason = CR_NO_SPREAD;
+	else
+		e->ok = true;
+}
+
+void
+cmp_ratio_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (a->nruns > 1 || b->nruns > 1)
+	{
+		ratio_runs_estimate(a->run_level, a->nruns, &out->base);
+		ratio_runs_estimate(b->run_level, b->nruns, &out->new);
+	}
+	else
+	{
+		size_t		cap = (size_t) (a->series.n > b->series.n ? a->series.n : b->series.n) + 1;
+		double	   *xa = pgb_malloc(cap * sizeof(double)),
+				   *xb = pgb_malloc(cap * sizeof(double)),
+				   *qa = pgb_malloc(cap * sizeof(double)),
+				   *qb = pgb_malloc(cap * sizeof(double));
+		int			na = ratio_values(&a->series, xa, qa),
+					nb = ratio_values(&b->series, xb, qb);
+		double		pa = cmp_phi_estimate(xa, na),
+					pb = cmp_phi_estimate(xb, nb),
+					phi = pa > pb ? pa : pb;
+
+		/* both sides at the higher autocorrelation, as the figures */
+		if (!isfinite(phi))
+			phi = isfinite(pa) ? pa : isfinite(pb) ? pb : 0.0;
+		ratio_estimate(&a->series, xa, qa, na, phi, &out->base);
+		ratio_estimate(&b->series, xb, qb, nb, phi, &out->new);
+		free(xa);
+		free(xb);
+		free(qa);
+		free(qb);
+	}
+	out->change = b->level - a->level;
+	/* less of an evidence is better: fewer reads, shorter waits */
+	cmp_judge_estimates(out, false, false);
+}
+
+double
+cmp_ratio_noise(const cmp_change *c)
+{
+	if (!c->has_interval || !(c->hi > c->lo) ||
+		(c->verdict != CV_BETTER && c->verdict != CV_WORSE))
+		return 0.0;
+	return 2.0 * fabs(c->change) / (c->hi - c->lo);
+}

@@ -1,0 +1,274 @@
+/*
+ * test_compare_evidence.c — the diagnosis' ranking of evidence calibrated
+ * on synthetic runs with a known truth (doc/compare.md, "Why").
+ *
+ * A run is a series of 1-second intervals: its transactions (2000 per
+ * second, 3% noise per interval) and an evidence's amount in each: a
+ * counter (Poisson counts at a rate per transaction), a wait event's
+ * milliseconds (4 sessions sampled 10 times a second, each in the event
+ * with a probability), or a spiky counter (a checkpoint's thousands of
+ * writes in one interval of twenty).  The rate itself wanders by 10% per
+ * interval: i.i.d., AR(1) 0.5 or AR(1) 0.9.  Pairs go through the
+ * estimate (compare_ratio.c) and the ranking (compare_rules.c) as the
+ * comparison runs them, with no difference between the runs (no rule
+ * fits: only the evidence's own change can rank it).
+ *
+ * Asserted on fixed seeds: with no change (A/A) an evidence is ranked in
+ * at most 6% of the pairs, in every cell; a change of +50% is ranked in
+ * at least 80% of the pairs of 120 intervals at AR(1) 0.5 or less; a
+ * counter at 0 in the base and 0.5 per transaction in the new run is
+ * ranked always; one too rare to matter (under 1 in 100 transactions)
+ * never.  With an argument N it prints the table from N trials per cell.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_diag.h"
+#include "tap.h"
+
+typedef enum kind
+{
+	K_COUNT,					/* a counter: Poisson counts */
+	K_WAIT,						/* a wait event's ms from samples */
+	K_SPIKY,					/* bursts in a few intervals */
+	K_NKINDS
+} kind;
+
+static const char *const kind_name[K_NKINDS] = {"counter", "wait", "spiky"};
+
+#define TPS 2000.0
+#define SESSIONS 4
+#define SAMPLES 10
+#define RATE_NOISE 0.10
+#define TX_NOISE 0.03
+
+static uint64_t rng_state;
+
+static double
+uniform(void)
+{
+	uint64_t	z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return ((double) (z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double
+normal(void)
+{
+	return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
+}
+
+/* A Poisson draw: by inversion for small means, else normal. */
+static double
+poisson(double mean)
+{
+	if (mean <= 0.0)
+		return 0.0;
+	if (mean < 30.0)
+	{
+		double		l = exp(-mean),
+					p = uniform();
+		int			k = 0;
+
+		while (p > l)
+		{
+			p *= uniform();
+			k++;
+		}
+		return k;
+	}
+	return fmax(0.0, round(mean + sqrt(mean) * normal()));
+}
+
+static double
+binomial(int n, double p)
+{
+	int			k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += uniform() < p;
+	return k;
+}
+
+/* One run's series of an evidence at level (per transaction, or a probability). */
+static void
+simulate(cmp_ratio_series *s, int n, kind k, double level, double phi)
+{
+	double		a = 0.0;
+
+	s->n = n;
+	s->quantum = k == K_WAIT ? 1000.0 / SAMPLES : 1.0;
+	for (int i = 0; i < n; i++)
+	{
+		double		tx = round(TPS * exp(TX_NOISE * normal())),
+					rate;
+
+		a = phi * a + sqrt(1.0 - phi * phi) * RATE_NOISE * normal();
+		rate = level * exp(a);
+		s->den[i] = tx;
+		if (k == K_COUNT)
+			s->num[i] = poisson(rate * tx);
+		else if (k == K_WAIT)
+			s->num[i] = binomial(SESSIONS * SAMPLES, fmin(rate, 1.0)) / SAMPLES * 1000.0;
+		else
+			s->num[i] = uniform() < 0.05 ? poisson(rate * tx * 20.0) : 0.0;
+	}
+}
+
+/* The wait's level in ms per transaction from a probability p. */
+static double
+wait_level(double p)
+{
+	return SESSIONS * p * 1000.0 / TPS;
+}
+
+/* Whether a pair at levels a and b is ranked (as the comparison ranks it). */
+static bool
+ranked_pair(int n, kind k, double a, double b, double phi, cmp_ratio_side sides[2])
+{
+	static cmp_diagnosis d;
+	cmp_evidence *e = &d.evidence[0];
+
+	simulate(&sides[0].series, n, k, a, phi);
+	simulate(&sides[1].series, n, k, b, phi);
+	for (int s = 0; s < 2; s++)
+	{
+		double		num = 0.0,
+					den = 0.0;
+
+		for (int i = 0; i < n; i++)
+		{
+			num += sides[s].series.num[i];
+			den += sides[s].series.den[i];
+		}
+		sides[s].nruns = 1;
+		sides[s].level = num / den;
+	}
+	memset(&d, 0, sizeof(d));
+	d.nevidence = 1;
+	snprintf(e->name, sizeof(e->name), "simulated");
+	e->source = k == K_WAIT ? ES_WAIT : ES_COUNTER;
+	e->unit = k == K_WAIT ? EU_MS : EU_COUNT;
+	e->has_base = e->has_new = true;
+	e->base = sides[0].level;
+	e->new = sides[1].level;
+	e->share = NAN;
+	d.breakdown.latency_base_ms = d.breakdown.latency_new_ms = 1000.0 * SESSIONS / TPS;
+	cmp_ratio_change(&sides[0], &sides[1], &e->change);
+	e->noise = cmp_ratio_noise(&e->change);
+	cmp_diag_sentence(NULL, &d);
+	return d.evidence[0].rank > 0;
+}
+
+/* The share of trials ranked for one cell. */
+static double
+cell(int n, kind k, double level, double factor, double phi, int trials, uint64_t seed)
+{
+	cmp_ratio_side sides[2];
+	int			hits = 0;
+
+	memset(sides, 0, sizeof(sides));
+	for (int s = 0; s < 2; s++)
+	{
+		sides[s].series.num = calloc((size_t) n, sizeof(double));
+		sides[s].series.den = calloc((size_t) n, sizeof(double));
+	}
+	rng_state = seed;
+	for (int t = 0; t < trials; t++)
+		hits += ranked_pair(n, k, level, level * factor, phi, sides);
+	for (int s = 0; s < 2; s++)
+	{
+		free(sides[s].series.num);
+		free(sides[s].series.den);
+	}
+	return (double) hits / trials;
+}
+
+static const int lengths[] = {12, 30, 120, 600};
+static const double phis[] = {0.0, 0.5, 0.9};
+
+/* The level of kind k used in the table. */
+static double
+level_of(kind k)
+{
+	return k == K_COUNT ? 1.0 : k == K_WAIT ? 0.3 : 0.5;
+}
+
+static void
+table(int trials)
+{
+	printf("%-8s %-9s %6s %8s %8s\n", "evidence", "process", "n", "A/A", "+50%");
+	for (int k = 0; k < K_NKINDS; k++)
+		for (size_t p = 0; p < sizeof(phis) / sizeof(phis[0]); p++)
+			for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++)
+				printf("%-8s AR %-6.1f %6d %7.1f%% %7.1f%%\n", kind_name[k], phis[p], lengths[l],
+					   100.0 * cell(lengths[l], (kind) k, level_of((kind) k), 1.0, phis[p], trials, 7),
+					   100.0 * cell(lengths[l], (kind) k, level_of((kind) k), 1.5, phis[p], trials, 8));
+}
+
+int
+main(int argc, char **argv)
+{
+	int			trials = 200;
+
+	if (argc > 1)
+	{
+		table(atoi(argv[1]));
+		return 0;
+	}
+	for (int k = 0; k < K_NKINDS; k++)
+		for (size_t p = 0; p < sizeof(phis) / sizeof(phis[0]); p++)
+			for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++)
+			{
+				double		aa = cell(lengths[l], (kind) k, level_of((kind) k), 1.0, phis[p],
+									  trials, 11 + l);
+
+				tap_ok(aa <= 0.06, "%s, AR %.1f, %d intervals: A/A ranked in %.1f%% of pairs (at most 6%%)",
+					   kind_name[k], phis[p], lengths[l], 100.0 * aa);
+			}
+	for (int k = 0; k < K_NKINDS; k++)
+		for (size_t p = 0; p < 2; p++)
+		{
+			double		pw = cell(120, (kind) k, level_of((kind) k), 1.5, phis[p], trials, 23);
+
+			if (k == K_SPIKY)
+				tap_ok(true, "%s, AR %.1f, 120 intervals: +50%% ranked in %.1f%% of pairs (bursts: no bound)",
+					   kind_name[k], phis[p], 100.0 * pw);
+			else
+				tap_ok(pw >= 0.8, "%s, AR %.1f, 120 intervals: +50%% ranked in %.1f%% of pairs (at least 80%%)",
+					   kind_name[k], phis[p], 100.0 * pw);
+		}
+	{
+		cmp_ratio_side sides[2];
+		int			from0 = 0,
+					rare = 0;
+
+		memset(sides, 0, sizeof(sides));
+		for (int s = 0; s < 2; s++)
+		{
+			sides[s].series.num = calloc(30, sizeof(double));
+			sides[s].series.den = calloc(30, sizeof(double));
+		}
+		rng_state = 99;
+		for (int t = 0; t < trials; t++)
+		{
+			from0 += ranked_pair(30, K_COUNT, 0.0, 0.5, 0.5, sides);
+			rare += ranked_pair(30, K_COUNT, 0.0, 0.005, 0.5, sides);
+		}
+		tap_ok(from0 == trials, "a counter from 0 to 0.5 per transaction (30 intervals): ranked in %d of %d",
+			   from0, trials);
+		tap_ok(rare == 0, "a counter from 0 to 0.005 per transaction: ranked in %d of %d", rare, trials);
+		(void) wait_level;
+		for (int s = 0; s < 2; s++)
+		{
+			free(sides[s].series.num);
+			free(sides[s].series.den);
+		}
+	}
+	return tap_done();
+}
