@@ -10,7 +10,9 @@
 #   OUTDIR/NAME/compare.txt           pgbench --compare base.json new.json (stdout, stderr)
 #   OUTDIR/NAME/cause.txt             the one difference, in words
 # and for network OUTDIR/network/injected_ms (the delay injected per
-# transaction) and proxy-base.txt, proxy-new.txt (the delay each chunk had).
+# transaction, 4), proxy-base.txt and proxy-new.txt (the delay the chunks
+# had: t/lib/delayproxy.pl) and injected_measured_ms (what those say was
+# added per transaction).
 #
 # The scenarios (one difference each; the table below says which):
 #   shared_buffers      128MB -> 256kB, -S at scale 5 (75 MB: fits the large, not the small)
@@ -274,6 +276,11 @@ sc_network() {
 		rm -f "$1/proxy/.s.PGSQL.5999"
 		sed "s/^/    proxy: /" "$out/proxy-$side.txt" >&2 || true
 	done
+	# what the proxy's own account says was added: two chunks' extra delay
+	# a transaction (the query and its answer; an answer written in two
+	# chunks has them held side by side, not one after the other)
+	awk '{ d[FILENAME ~ /new/] = $4 } END { printf "%.3f\n", 2 * (d[1] - d[0]) }' \
+		"$out/proxy-base.txt" "$out/proxy-new.txt" >"$out/injected_measured_ms"
 }
 
 # major: the same -S run on the base server (15) and on 18

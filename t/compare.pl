@@ -7,7 +7,11 @@
 # contradicts its totals, a merged report against a single run): too few sides, a
 # missing or damaged report (the merge reader's messages), exit status 1,
 # nothing on stdout.  Texts a report brings are printed with their control
-# characters masked.
+# characters masked.  The JSON document carries each comparison's
+# diagnosis; the page (in headless Chromium) shows no status text, marks
+# each run's checkpoints (a run that ran CHECKPOINT), and draws a
+# diagnosis (a hand-made one, with hostile texts, put into a page) as
+# text: its sentence, tables and a stacked bar per run.
 use strict;
 use warnings;
 
@@ -36,6 +40,11 @@ for my $run ([ 'a1', '-S', '--label=n=1' ], [ 'a2', '-S', '--label=n=2' ], [ 'sl
 	($rc, $out, $err) = run_accounted($name, \@cmd, sub { pgbench(\@cmd, env => \%env) });
 	is($rc, 0, "$name.json: a run of 10 s") or diag($err);
 }
+# a run with checkpoints in it, for the page's marks
+write_file('ckpt.sql', "CHECKPOINT;\n\\sleep 1200 ms\n");
+my @ckpt_cmd = ('-n', '-f', 'ckpt.sql', '-c', '1', '-T', '4', '--report-json=ckpt.json');
+($rc, $out, $err) = run_accounted('ckpt', \@ckpt_cmd, sub { pgbench(\@ckpt_cmd, env => \%env) });
+is($rc, 0, 'ckpt.json: a run of 4 s that checkpoints') or diag($err);
 
 # stderr without the client-bound warnings a loaded machine may cause
 sub warnings_of { my ($e) = @_; $e =~ s/^pgbench: warning: \S+ was client-bound: .*\n//mg; return $e; }
@@ -124,7 +133,7 @@ like($out, qr/^  server processes CPU \(ms\) +[0-9.e+-]+ -> [0-9.e+-]+ per trans
 		'--threshold=latency.average.change<=10%' ]);
 is($rc, $told ? 3 : 4, '--report-json with a threshold that fails (or cannot be told): exit status 3 (4)');
 my $cmp = decode_json(slurp('cmp.json'));
-is($cmp->{compare_version}, 2, 'the JSON comparison: its version');
+is($cmp->{compare_version}, 3, 'the JSON comparison: its version');
 is_deeply([ map { $_->{file} } @{ $cmp->{base} } ], ['a1.json'], '... the base');
 is(scalar @{ $cmp->{comparisons} }, 1, '... one comparison');
 my %fig = map { $_->{figure} => $_ } @{ $cmp->{comparisons}[0]{figures} };
@@ -140,35 +149,201 @@ is($fig{'latency.max'}{reason_code}, 'maximum_of_one_run', '... for a maximum of
 is($fig{tps}{base_estimate}{method}, 'batch means', '... each side\'s estimate, by batch means');
 is($cmp->{comparisons}[0]{thresholds}[0]{passed}, JSON::PP::false, '... the threshold, not passed');
 is($cmp->{comparisons}[0]{thresholds}[0]{outcome}, $told ? 'failed' : 'cannot tell', '... its outcome');
+# the diagnosis: null until it is computed, else its members
+my $diag = $cmp->{comparisons}[0]{diagnosis};
+ok(exists $cmp->{comparisons}[0]{diagnosis}, '... a diagnosis member');
+SKIP:
+{
+	skip 'the diagnosis is not computed (null)', 6 unless defined $diag;
+	is_deeply([ sort keys %$diag ], [ sort qw(differences differences_more warnings evidence breakdown host rule sentence) ],
+		'... the diagnosis\' members');
+	ok(length $diag->{sentence}, '... its sentence');
+	ok((grep { $_->{kind} eq 'script' } @{ $diag->{differences} }), '... the scripts among its differences');
+	ok((grep { $_->{code} eq 'different_scripts' } @{ $diag->{warnings} }), '... and warned about');
+	is_deeply([ sort keys %{ $diag->{breakdown} } ],
+		[ sort qw(available_base available_new latency_base_ms latency_new_ms parts) ], '... its breakdown');
+	is_deeply([ sort keys %{ $diag->{host} } ], [qw(base new)], '... its host split per side');
+}
 
 # ---- the page, in Chromium -------------------------------------------------------------
+
+# The page as Chromium drew it: its DOM.
+sub render
+{
+	my ($chromium, $file) = @_;
+	my $profile = tempdir('chromium_XXXXXX', TMPDIR => 1, CLEANUP => 1);
+	my ($brc, $dom, $berr) = run_cmd([ $chromium, '--headless', '--disable-gpu', '--no-sandbox',
+			'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
+			'--window-size=1100,2400', '--dump-dom', "file://$dir/$file" ], timeout => 180);
+	is($brc, 0, "$file: chromium --dump-dom: exit code 0") or diag($berr);
+	return $dom;
+}
+
+# The status the page leaves for tests: the hidden #status element's data-status, its text empty.
+sub page_status
+{
+	my ($dom) = @_;
+	my ($attrs, $text) = $dom =~ m{<pre id="status"([^>]*)>([^<]*)</pre>};
+	ok(defined $attrs && $attrs =~ /\bhidden\b/ && $text eq '', '... no status text shown (#status hidden and empty)')
+	  or diag($attrs // 'no #status', ' ', $text // '');
+	my ($status) = ($attrs // '') =~ /data-status="([^"]*)"/;
+	return $status // '';
+}
+
+# A chart box's attributes (data-checkpoints, data-marks, ...).
+sub chart_attrs
+{
+	my ($dom, $id) = @_;
+	my ($tag) = $dom =~ m{(<div [^>]*id="chart-\Q$id\E"[^>]*>)};
+	return { ($tag // '') =~ /([\w-]+)="([^"]*)"/g };
+}
+
+# Text as Chromium serializes it.
+sub html_text { my ($t) = @_; $t =~ s/&/&amp;/g; $t =~ s/</&lt;/g; $t =~ s/>/&gt;/g; $t =~ s/\xa0/&nbsp;/g; return $t; }
+
+# The parts (rects) of the bar of a side in the stacked bars of class $cls.
+sub bar_parts
+{
+	my ($dom, $cls, $side) = @_;
+	my ($svg) = $dom =~ m{<svg class="stack \Q$cls\E"[^>]*>(.*?)</svg>}s or return -1;
+	my ($g) = $svg =~ m{<g class="bar" data-side="\Q$side\E">(.*?)</g>}s or return -1;
+	my @rects = $g =~ m{<rect class="part"}g;
+	return scalar @rects;
+}
 
 SKIP:
 {
 	my $chromium = PgbTest::find_chromium();
-	skip 'Chromium is not installed (t/report_html.pl installs it)', 8 unless $chromium;
+	skip 'Chromium is not installed (t/report_html.pl installs it)', 48 unless $chromium;
 	# a hostile file name: it must neither end the data's script element nor open a comment
 	my $odd_name = '<!--<script>x&"y.json';
 	system('cp', 'slow.json', $odd_name) == 0 or die "cp: $!";
 	($rc, $out, $err) = pgbench([ '--compare', 'a1.json', $odd_name, '--report-html=cmp.html' ]);
 	is($rc, 0, '--report-html: exit status 0') or diag($err);
-	my $profile = tempdir('chromium_XXXXXX', TMPDIR => 1, CLEANUP => 1);
-	my ($brc, $dom, $berr) = run_cmd([ $chromium, '--headless', '--disable-gpu', '--no-sandbox',
-			'--no-first-run', "--user-data-dir=$profile", '--virtual-time-budget=10000',
-			'--window-size=1100,2400', '--dump-dom', "file://$dir/cmp.html" ], timeout => 180);
-	is($brc, 0, 'the page: chromium --dump-dom: exit code 0') or diag($berr);
-	my ($status) = $dom =~ m{<pre id="status">([^<]*)</pre>};
-	like($status // '', qr/^ok tps-1:\d+ p99-1:\d+ cdf-1:\d+$/, 'the page drew its three charts') or diag($status);
-	my %n = ($status // '') =~ /([\w-]+):(\d+)/g;
+	my $dom = render($chromium, 'cmp.html');
+	my $status = page_status($dom);
+	like($status, qr/^ok tps-1:\d+ p99-1:\d+ cdf-1:\d+$/, 'the page drew its three charts') or diag($status);
+	my %n = $status =~ /([\w-]+):(\d+)/g;
 	ok(($n{'tps-1'} // 0) >= 4 && ($n{'cdf-1'} // 0) >= 2, '... with points in them');
+	unlike($dom, qr/>\s*(?:ok|error:) tps-1:/, '... and no debug text');
 	like($dom, qr{<h2>new 1: &lt;!--&lt;script&gt;x&amp;"y\.json</h2>}, '... the hostile file name shown as text');
 	like($dom, $told ? qr{<th>latency\.average</th><td>[0-9.]+</td><td>[0-9.]+</td><td>\+[0-9.]+%</td><td>\[[^<]+\]</td><td class="text">worse</td>}
 		: qr{<th>latency\.average</th><td>[0-9.]+</td><td>[0-9.]+</td><td>\+[0-9.]+%</td><td>–</td><td class="text">cannot tell: },
 		'... the table with its verdicts');
 	like($dom, qr{<th>latency\.max</th><td>[0-9.]+</td><td>[0-9.]+</td><td>[-+][0-9.]+%</td><td>–</td><td class="text">cannot tell: a maximum from one run per side has no interval},
 		'... and the reason of a figure it cannot tell');
+	like($dom, qr{<section class="why" id="why-1"><h3>Why</h3>}, '... a "Why" section');
+	if (defined $diag)
+	{
+		like($dom, qr{<p class="sentence">\Q${\ html_text($diag->{sentence})}\E</p>}, '... with the diagnosis\' sentence');
+		ok(bar_parts($dom, 'breakdown', 'base') >= 0 && bar_parts($dom, 'breakdown', 'new') >= 0,
+			'... and a bar of the latency taken apart per run');
+	}
+	else
+	{
+		like($dom, qr{<p class="note">no diagnosis in the comparison</p>}, '... saying there is no diagnosis');
+		pass('... (no bars without a diagnosis)');
+	}
 	my $html = slurp('cmp.html');
 	ok($html !~ m{<script[^>]*\ssrc=}i, '... no external script');
+
+	# checkpoints: each run's, marked in the charts over time
+	my $ck = decode_json(slurp('ckpt.json'));
+	my $nck = scalar @{ $ck->{server_stats}{checkpoints} // [] };
+	my $na1 = scalar @{ $a1->{server_stats}{checkpoints} // [] };
+	ok($nck >= 1, "ckpt.json: its checkpoints listed ($nck)");
+	($rc, $out, $err) = pgbench([ '--compare', 'a1.json', 'ckpt.json', '--report-html=ckpt.html' ]);
+	is($rc, 0, 'a run with checkpoints on a page: exit status 0') or diag($err);
+	$dom = render($chromium, 'ckpt.html');
+	like(page_status($dom), qr/^ok /, '... drawn');
+	for my $chart ('tps-1', 'p99-1')
+	{
+		my $at = chart_attrs($dom, $chart);
+		is($at->{'data-checkpoints'}, $nck + $na1, "... $chart: given the runs' checkpoints");
+		is($at->{'data-marks'}, $nck + $na1, "... $chart: each marked");
+	}
+	like($dom, qr{<p class="note">marked over time, in each run's colour: its checkpoints \(\Q$nck\E in new 1 ckpt\.json},
+		'... and a note says so');
+
+	# a diagnosis made by hand, with hostile texts, put into the first page
+	my ($head, $json, $tail) = $html =~ m{\A(.*<script type="application/json" id="compare-data">\n)(.*?)(</script>.*)\z}s
+	  or die 'no data in cmp.html';
+	my $data = decode_json($json);
+	my $bad = '<img src=x onerror="document.title=1">&amp;</script><!--';
+	my ($t, $f) = (JSON::PP::true, JSON::PP::false);
+	my %e = (source => 'counter', unit => 'count', available_base => $t, available_new => $t, verdict => 'worse',
+		reason_code => undef, low_relative => undef, high_relative => undef, noise => 5, latency_share => undef);
+	$data->{comparison}{comparisons}[0]{diagnosis} = {
+		differences => [ { kind => 'setting', what => "shared_buffers$bad", base => '128MB', new => '1GB',
+				base_value => 134217728, new_value => 1073741824 } ],
+		differences_more => 2,
+		warnings => [ { code => 'different_scripts', text => "the runs ran different scripts $bad" } ],
+		evidence => [
+			{ %e, name => "IO:DataFileRead$bad", source => 'wait', unit => 'ms', base => 0.25, new => 1,
+				change_relative => 300, low_relative => 200, high_relative => 400, latency_share => 62.5, rank => 1 },
+			{ %e, name => 'database.blks_read', base => 0.1, new => 2, change_relative => 1900, rank => 2 },
+			{ %e, name => 'database.xact_commit', base => 1, new => 1, change_relative => 0, verdict => 'no significant difference', rank => 0 },
+			{ %e, name => "wal.wal_bytes$bad", base => 100, new => undef, available_new => $f, verdict => undef,
+				change_relative => undef, rank => 0 } ],
+		breakdown => { available_base => $t, available_new => $t, latency_base_ms => 1.5, latency_new_ms => 2.5, parts => [
+			{ name => 'server CPU', base_ms => 0.5, new_ms => 0.5, change_ms => 0, low_ms => -0.1, high_ms => 0.1,
+				verdict => 'no significant difference' },
+			{ name => "IO:DataFileRead$bad", base_ms => 0.25, new_ms => 1, change_ms => 0.75, low_ms => 0.5, high_ms => 1,
+				verdict => 'worse' },
+			{ name => 'outside the server (network and client)', base_ms => 0.75, new_ms => 1, change_ms => 0.25,
+				low_ms => undef, high_ms => undef, verdict => 'cannot tell' } ] },
+		host => {
+			base => { available => $t, server_available => $t, cpus => 4, client_pct => 12.5, server_pct => 25,
+				rest_pct => 2.5, idle_pct => 60, busiest_thread_cpu_pct => 40 },
+			new => { available => $f, server_available => $f, cpus => undef, client_pct => undef, server_pct => undef,
+				rest_pct => undef, idle_pct => undef, busiest_thread_cpu_pct => undef } },
+		rule => undef,
+		sentence => "new is slower: it reads from disk $bad",
+	};
+	# and checkpoints (one with an unknown start), and partial last intervals: base's
+	# 70% of an interval (dashed), new's 10% (left out)
+	my ($rb, $rn) = @{ $data->{runs} };
+	$rb->{checkpoints} = [ [ undef, 2 ], [ 1, 3 ] ];
+	$rn->{checkpoints} = [ [ -1, 1 ] ];
+	$rb->{points}[-1][4] = 0.7 * $rb->{interval_s};
+	$rn->{points}[-1][4] = 0.1 * $rn->{interval_s};
+	$json = JSON::PP->new->ascii->canonical->encode($data);
+	$json =~ s/([<>&])/sprintf('\\u%04x', ord $1)/ge;
+	write_file('why.html', $head . $json . "\n" . $tail);
+	$dom = render($chromium, 'why.html');
+	like(page_status($dom), qr/^ok tps-1:\d+ p99-1:\d+ cdf-1:\d+$/, 'a hand-made diagnosis: the page drawn');
+	my $badtext = html_text($bad);
+	like($dom, qr{<p class="sentence">new is slower: it reads from disk \Q$badtext\E</p>}, '... its sentence, as text');
+	unlike($dom, qr{<img}i, '... no markup from the data');
+	like($dom, qr{<li data-code="different_scripts">the runs ran different scripts \Q$badtext\E</li>}, '... the warning');
+	like($dom, qr{<table class="differences">.*<td class="text">shared_buffers\Q$badtext\E</td><td>setting</td><td class="text">128MB</td><td class="text">1GB</td>}s,
+		'... the differences');
+	like($dom, qr{<p class="note">and 2 more differences, not listed</p>}, '... and how many more');
+	my ($ev) = $dom =~ m{<table class="evidence">(.*?)</table>}s;
+	my @evrows = ($ev // '') =~ m{<tr>}g;
+	is(scalar @evrows, 3, '... the ranked evidence: a header and two rows');
+	like($ev // '', qr{<td>1</td><td class="text">IO:DataFileRead\Q$badtext\E</td><td>wait</td><td>0\.250 ms → 1\.000 ms</td><td>\+300\.0%</td><td>\[\+200\.0%, \+400\.0%\]</td><td>\+62\.5%</td><td class="text">worse</td>},
+		'... base → new, the change, its interval and the latency share');
+	like($dom, qr{<p class="note not-available" data-side="new">not available on new \(not ranked\): wal\.wal_bytes\Q$badtext\E</p>},
+		'... what new lacks, listed as such');
+	like($dom, qr{<p class="note">1 more evidence on both sides, not ranked: }, '... and the rest counted');
+	is(bar_parts($dom, 'breakdown', 'base'), 3, '... the latency taken apart: a bar for base, a segment per part');
+	is(bar_parts($dom, 'breakdown', 'new'), 3, '... and one for new');
+	like($dom, qr{<table class="breakdown-legend">.*IO:DataFileRead\Q$badtext\E</td><td>0\.250</td><td>1\.000</td><td>\+0\.750 ms</td><td>\[\+0\.500 ms, \+1\.000 ms\]</td>}s,
+		'... its legend with the parts\' ms');
+	is(bar_parts($dom, 'host', 'base'), 4, '... the host\'s CPU split: base\'s bar');
+	is(bar_parts($dom, 'host', 'new'), 0, '... new\'s host not read: no bar');
+	like($dom, qr{<g class="bar" data-side="new"><text[^>]*>new</text><text[^>]*>not available</text></g>}, '... but "not available"');
+	for my $chart ('tps-1', 'p99-1')
+	{
+		my $at = chart_attrs($dom, $chart);
+		is($at->{'data-checkpoints'}, 3, "... $chart: given three checkpoints");
+		is($at->{'data-marks'}, 3, "... $chart: each marked");
+	}
+	like($dom, qr{<p class="note">base a1\.json ended [0-9.]+ ms into its last interval: its segment is dashed</p>},
+		'... a last interval of 70%: dashed');
+	like($dom, qr{<p class="note">new 1 \S+ ended [0-9.]+ ms into its last interval: that interval is left out of the charts</p>},
+		'... of 10%: left out');
 }
 
 # ---- pooled sides, several comparisons -------------------------------------------

@@ -9,10 +9,13 @@
  * drawn on the compare page (compare_html.c, compare_html.js).
  *
  * Who fills what:
- *   compare_evidence.c  differences and warnings (cmp_diag_differences,
- *                       cmp_diag_warnings), and prints them;
- *   compare_diag.c      evidence, its ranking, the breakdown, the host split;
- *   compare_rules.c     the rule table and the sentence.
+ *   compare_differs.c   the differences (cmp_diag_differences);
+ *   compare_evidence.c  the warnings and the host split (cmp_diag_warnings,
+ *                       cmp_diag_host), and prints them with the differences;
+ *   compare_diag.c      the evidence and the breakdown (cmp_diag_evidence),
+ *                       each change told by compare_ratio.c;
+ *   compare_rules.c     the rule table, the ranking, the sentence, and the
+ *                       text of the rest (cmp_diag_print).
  */
 #ifndef PGBENCH_COMPARE_DIAG_H
 #define PGBENCH_COMPARE_DIAG_H
@@ -191,7 +194,7 @@ double		cmp_ratio_noise(const cmp_change *c);
 cmp_diagnosis *compare_diagnose(const cmp_side *base, const cmp_side *other,
 								const cmp_change *figures);
 
-/* The differences and the warnings (compare_evidence.c). */
+/* The differences (compare_differs.c) and the warnings (compare_evidence.c). */
 void		cmp_diag_differences(const cmp_side *base, const cmp_side *other, cmp_diagnosis *d);
 void		cmp_diag_warnings(const cmp_side *base, const cmp_side *other, cmp_diagnosis *d);
 
@@ -204,14 +207,14 @@ void		cmp_diag_warnings(const cmp_side *base, const cmp_side *other, cmp_diagnos
  */
 void		cmp_diag_host(const cmp_side *side, cmp_host_split *h);
 
-/* The evidence, the breakdown and the host split (compare_diag.c). */
+/* The evidence and the breakdown (compare_diag.c). */
 void		cmp_diag_evidence(const cmp_side *base, const cmp_side *other,
 							  const cmp_change *figures, cmp_diagnosis *d);
 
-/* The rule that fits, and the sentence (compare_rules.c). */
+/* The ranking, the rule that fits, and the sentence (compare_rules.c). */
 void		cmp_diag_sentence(const cmp_change *figures, cmp_diagnosis *d);
 
-/* Text: differences and warnings (compare_evidence.c), the rest (compare_diag.c). */
+/* Text: differences and warnings (compare_evidence.c), the rest (compare_rules.c). */
 void		cmp_diag_print_differences(FILE *out, const cmp_diagnosis *d);
 void		cmp_diag_print(FILE *out, const cmp_diagnosis *d);
 

@@ -118,9 +118,10 @@
 	 * a light band from its start to the end of the interval it was seen
 	 * to end in (a line when the start is unknown or the band is narrower
 	 * than 2 px), and a strip at the plot's foot, a row per run, so two
-	 * runs' checkpoints at the same time stay apart.  One that ended in a
-	 * last interval left out is marked at the right edge.  The chart's box
-	 * says how many it drew in data-marks (the browser test reads it).
+	 * runs' checkpoints at the same time stay apart.  One beyond an edge
+	 * (ended in a last interval left out, or a tick read before the first
+	 * point's) is marked at that edge.  The chart's box says how many it
+	 * drew in data-marks (the browser test reads it).
 	 */
 	function checkpointMarks(runs) {
 		return {hooks: {drawClear: [function (u) {
@@ -131,9 +132,9 @@
 				r.checkpoints.forEach(function (c) {
 					var x1 = u.valToPos(c[1], "x", true);
 					var x0 = c[0] === null ? x1 : u.valToPos(c[0], "x", true);
-					if (!isFinite(x0) || !isFinite(x1) || x1 < left) return;
+					if (!isFinite(x0) || !isFinite(x1)) return;
 					x0 = Math.min(Math.max(x0, left), right);
-					x1 = Math.min(x1, right);
+					x1 = Math.min(Math.max(x1, left), right);
 					if (x1 - x0 >= 2) {
 						ctx.fillStyle = r.color + "22";
 						ctx.fillRect(x0, b.top, x1 - x0, b.height);

@@ -1,5 +1,5 @@
 /*
- * compare_int.h — what compare.c and compare_evidence.c share: a side of
+ * compare_int.h — what compare.c and the other compare*.c share: a side of
  * --compare, its runs and its figures (compare.h).
  */
 #ifndef PGBENCH_COMPARE_INT_H
@@ -252,12 +252,5 @@ bool		compare_html_write(const char *path, const cmp_side *base, const cmp_compa
 bool		compare_side_read(cmp_side *side, const char *arg, bool per_instance, merge_error *err);
 void		compare_side_free(cmp_side *side);
 
-/*
- * What differs between base and other (settings, server, workload,
- * host): lines to out; warnings (to stderr) for what breaks the
- * comparison; then the server's and the client's evidence per transaction
- * that changed most.
- */
-void		compare_evidence(FILE *out, const cmp_side *base, const cmp_side *other);
 
 #endif

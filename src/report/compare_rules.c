@@ -415,6 +415,8 @@ change_text(char *buf, size_t len, const cmp_evidence *e)
 
 	if (!(e->base > 0))
 		snprintf(buf, len, "from 0");
+	else if (e->new == 0.0)
+		snprintf(buf, len, "-100%% (gone)");
 	else if (c->has_interval)
 		snprintf(buf, len, "%+.0f%% [%+.0f%%, %+.0f%%]", 100.0 * c->change / e->base,
 				 100.0 * c->lo / e->base, 100.0 * c->hi / e->base);

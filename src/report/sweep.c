@@ -85,22 +85,33 @@ num_at(const json_value *obj, const char *k1, const char *k2, const char *k3)
 	return v != NULL && v->kind == JSON_NUMBER ? json_num(v) : NAN;
 }
 
-/* The wait event the run's backends were seen in most (server_stats.wait_events). */
+/*
+ * The wait event the run's backends were seen in most in the server
+ * (server_stats.wait_events): a report that sampled idle sessions too
+ * (all_states) counts them waiting for their client, which is not the
+ * server's wait.
+ */
 static void
 top_wait(const json_value *root, sweep_row *r)
 {
 	const json_value *we = json_get(root, "server_stats");
-	const json_value *counts;
+	const json_value *counts,
+			   *all;
 	double		samples = num_at(root, "server_stats", "wait_events", "samples");
 	double		best = 0;
+	bool		idle;
 
 	we = we != NULL && we->kind == JSON_OBJECT ? json_get(we, "wait_events") : NULL;
 	counts = we != NULL && we->kind == JSON_OBJECT ? json_get(we, "counts") : NULL;
+	all = we != NULL && we->kind == JSON_OBJECT ? json_get(we, "all_states") : NULL;
+	idle = all != NULL && all->kind == JSON_BOOL && all->boolean;
 	for (int i = 0; counts != NULL && counts->kind == JSON_OBJECT && i < counts->n; i++)
 	{
 		const json_value *c = json_member_value(counts, i);
 		double		n = c->kind == JSON_NUMBER ? json_num(c) : 0;
 
+		if (idle && strcmp(json_member_name(counts, i), "Client:ClientRead") == 0)
+			continue;
 		if (n > best)
 		{
 			best = n;

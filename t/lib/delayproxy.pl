@@ -39,6 +39,7 @@ my ($where, $target, $delay_ms, $stats_file) = @ARGV;
 die "usage: delayproxy.pl LISTEN TARGET DELAY_MS [STATS_FILE]\n"
   unless defined $delay_ms && $delay_ms =~ /^\d+(\.\d+)?$/;
 my $delay = $delay_ms / 1000;
+use constant SPIN => 0.0002;
 
 my $listen;
 if ($where =~ /^\d+$/)
@@ -52,12 +53,20 @@ else
 	  or die "delayproxy: cannot listen on $where: $!\n";
 }
 $listen->blocking(0);
-# wake up as close to a due time as the kernel can: a timer slack of 1 us
-# instead of 50 (prctl PR_SET_TIMERSLACK; where the call is unknown, the
-# default slack, a few tens of microseconds later)
-my %prctl = (x86_64 => 157, aarch64 => 167);
-my $arch = (POSIX::uname())[4];
-syscall($prctl{$arch}, 29, 1000, 0, 0, 0) if $prctl{$arch};
+# Wake up on time, whatever else the machine runs (a network's delay does
+# not grow with the host's load): a real-time priority when allowed
+# (sched_setscheduler SCHED_FIFO 10: root, or CAP_SYS_NICE; it sleeps
+# between chunks, so it takes little from the others), and a timer slack
+# of 1 us instead of 50 (prctl PR_SET_TIMERSLACK).  Either may fail, or be
+# unknown on this machine: the proxy then runs as any process does, and
+# its stats file says how late that made it.
+my %syscalls = (x86_64 => [ 144, 157 ], aarch64 => [ 119, 167 ]);
+if (my $nr = $syscalls{ (POSIX::uname())[4] })
+{
+	my $param = pack('i', 10);
+	syscall($nr->[0], 0, 1, $param);
+	syscall($nr->[1], 29, 1000, 0, 0, 0);
+}
 # a peer gone while we write is a closed pair, not the end of the proxy
 $SIG{PIPE} = 'IGNORE';
 
@@ -192,10 +201,14 @@ until ($stop)
 			$next = $h->[0] if !defined $next || $h->[0] < $next;
 		}
 	}
+	# select sleeps until SPIN before the earliest due time, then polls
+	# (select with no timeout) until it: a wake-up from sleep comes some
+	# 50 to 200 us late on a virtual machine, which would add up to a
+	# tenth of the delay
 	my $timeout;
 	if (defined $next)
 	{
-		$timeout = $next - Time::HiRes::time();
+		$timeout = $next - Time::HiRes::time() - SPIN;
 		$timeout = 0 if $timeout < 0;
 	}
 	my ($rout, $wout) = ($rbits, $wbits);

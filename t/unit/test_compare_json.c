@@ -302,8 +302,12 @@ check_doc(const char *srcdir)
 	for (size_t k = 0; k < sizeof(objects) / sizeof(objects[0]); k++)
 		for (int i = 0; objects[k].members[i] != NULL; i++)
 		{
+			char		array[80];
+
+			/* an array is documented as `name[]` */
 			snprintf(quoted, sizeof(quoted), "`%s`", objects[k].members[i]);
-			if (strstr(text, quoted) == NULL && ++missing)
+			snprintf(array, sizeof(array), "`%s[]`", objects[k].members[i]);
+			if (strstr(text, quoted) == NULL && strstr(text, array) == NULL && ++missing)
 				tap_diag("doc/compare.md lacks %s (%s)", quoted, objects[k].what);
 		}
 	names_n = all_names(names);
