@@ -14,9 +14,9 @@
 # had: t/lib/delayproxy.pl) and injected_measured_ms (what those say was
 # added per transaction).
 #
-# The scenarios (one difference each; the table below says which):
+# The scenarios (one difference each; each a function sc_NAME below):
 #   shared_buffers      128MB -> 256kB, -S at scale 5 (75 MB: fits the large, not the small)
-#   checkpoints         max_wal_size 4GB, checkpoint_timeout 1h -> 32MB, 30s; tpcb-like
+#   checkpoints         max_wal_size 4GB, checkpoint_timeout 1h -> 32MB, 30s; tpcb-like (8 s warm-up)
 #   work_mem            64MB -> 64kB, a script sorting 4000 rows of pgbench_accounts
 #   synchronous_commit  off -> on, tpcb-like
 #   hot_row             one update script, -D range=100000 -> range=1, -c 8
@@ -28,8 +28,10 @@
 # full_page_writes on, shared_buffers 128MB) unless the scenario sets
 # otherwise, a Unix socket in its temporary directory, a random port; its
 # settings for a side are written to side.conf (included by
-# postgresql.conf) and the server restarted before each run, then the
-# accounts table and index read into its buffers (pg_prewarm).  As root
+# postgresql.conf) and the server restarted before the side's run, then
+# the accounts table and index read into its buffers (pg_prewarm); sides
+# that differ in pgbench's options alone (hot_row, network, threads) run
+# one after the other on one start.  As root
 # the server runs as the unprivileged "postgres" user.
 #
 # Environment:

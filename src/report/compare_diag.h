@@ -96,8 +96,9 @@ typedef struct cmp_evidence
 	double		new;
 	cmp_change	change;			/* the relative change, its verdict and 95%
 								 * interval (CV_CANNOT_TELL: reason) */
-	double		noise;			/* |change| against its standard error (or the
-								 * bound's spreads); 0 when not told */
+	double		noise;			/* the interval's midpoint in its half-widths
+								 * (cmp_ratio_noise: above 1, beyond the
+								 * noise); 0 when not told */
 	double		share;			/* EU_MS: the share of the latency average's
 								 * change it accounts for; NAN otherwise */
 	int			rank;			/* 1, 2, ...: ranked (changed beyond its
@@ -185,8 +186,9 @@ typedef struct cmp_ratio_side
 void		cmp_ratio_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *out);
 
 /*
- * How far a told change is beyond its noise: the change in half-widths
- * of its 95% interval (above 1: beyond); 0 when not told.
+ * How far a told change is beyond its noise: its 95% interval's midpoint
+ * in half-widths of the interval (above 1: the interval holds no 0); 0
+ * when not told.
  */
 double		cmp_ratio_noise(const cmp_change *c);
 

@@ -41,6 +41,7 @@
 		".why .rule { color: #666; font-size: 0.9em; margin-top: -0.3em; }\n" +
 		".why ul.warnings { color: #6a4a00; }\n" +
 		".why h4 { margin: 1.1em 0 0.3em; font-size: 1em; }\n" +
+		".why td.word { text-align: left; }\n" +
 		"svg.stack text { font: 12px system-ui, sans-serif; fill: #333; }\n" +
 		"svg.stack rect.part { stroke: #fff; stroke-width: 1; }\n" +
 		".swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.4em;" +
@@ -51,12 +52,13 @@
 		return Number(v).toFixed(digits === undefined ? 3 : digits);
 	}
 	function sign(v, digits) { return v === null || v === undefined ? "–" : (v >= 0 ? "+" : "") + fmt(v, digits); }
-	/* a value of an evidence, in its unit: three significant digits below 1 */
+	/* a value of an evidence, in its unit: three significant digits below 1; a share (%) to 0.1 */
 	function val(v, unit) {
 		if (v === null || v === undefined) return "–";
 		var a = Math.abs(v);
+		if (unit === "%") return v.toFixed(1) + "%";
 		var s = a === 0 ? "0" : a >= 100 ? v.toFixed(1) : a >= 1 ? v.toFixed(3) : v.toPrecision(3);
-		return unit === "%" ? s + "%" : unit === "count" || !unit ? s : s + (unit === "bytes" ? " B" : " " + unit);
+		return unit === "count" || !unit ? s : s + (unit === "bytes" ? " B" : " " + unit);
 	}
 	/* a relative change and its 95% interval, in % */
 	function changeText(v) { return v === null || v === undefined ? "–" : sign(v, 1) + "%"; }
@@ -76,6 +78,7 @@
 		return t;
 	}
 	function textCell(s) { return el("td", {"class": "text"}, [s]); }
+	function wordCell(s) { return el("td", {"class": "word"}, [s]); }
 
 	/* An SVG element: attributes set one by one, its text a text node. */
 	function svgEl(tag, attrs, text) {
@@ -236,7 +239,7 @@
 			return;
 		}
 		box.appendChild(table("differences", ["what", "kind", "base", "new"], d.differences.map(function (x) {
-			return [textCell(x.what), x.kind, textCell(x.base), textCell(x["new"])];
+			return [textCell(x.what), wordCell(x.kind), textCell(x.base), textCell(x["new"])];
 		})));
 		if (d.differences_more > 0)
 			note(box, "and " + d.differences_more + " more differences, not listed");
@@ -256,7 +259,7 @@
 		else
 			box.appendChild(table("evidence", ["#", "evidence", "source", "base → new", "change", "95% interval",
 				"share of the latency change", "verdict"], ranked.map(function (e) {
-				return [e.rank, textCell(e.name), e.source, val(e.base, e.unit) + " → " + val(e["new"], e.unit),
+				return [e.rank, textCell(e.name), wordCell(e.source), val(e.base, e.unit) + " → " + val(e["new"], e.unit),
 					changeText(e.change_relative), intervalText(e.low_relative, e.high_relative),
 					e.latency_share === null ? "–" : sign(e.latency_share, 1) + "%",
 					textCell(e.verdict === null ? "–" : e.reason_code ? e.verdict + ": " + e.reason_code : e.verdict)];
@@ -280,7 +283,7 @@
 	 * its name and value; each row a group of class "bar" (data-side).
 	 */
 	function stackBars(cls, rows, keys, unit, max) {
-		var W = 760, labelW = 48, valW = 120, barH = 22, gap = 10;
+		var W = 820, labelW = 48, valW = 190, barH = 22, gap = 10;
 		var scale = max > 0 ? (W - labelW - valW) / max : 0;
 		var svg = svgEl("svg", {"class": "stack " + cls, width: W, height: rows.length * (barH + gap),
 			viewBox: "0 0 " + W + " " + rows.length * (barH + gap)});

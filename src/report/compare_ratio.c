@@ -182,6 +182,7 @@ judge_presence(const double *zero, int nz, double *x, int nx, bool gone, cmp_cha
 	out->bound = true;
 	out->has_interval = true;
 	out->df = NAN;
+	out->change = gone ? -quantile(x, nx, 0.5) : quantile(x, nx, 0.5);
 	out->lo = gone ? -hi : lo;
 	out->hi = gone ? -lo : hi;
 	out->verdict = gone ? CV_BETTER : CV_WORSE;
@@ -221,9 +222,6 @@ cmp_ratio_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *o
 		cmp_judge_estimates(out, false, false);
 		if (out->verdict == CV_CANNOT_TELL && !judge_presence(xa, na, xb, nb, false, out))
 			(void) judge_presence(xb, nb, xa, na, true, out);
-		/* a bound's change: the runs' own levels, not their intervals' medians */
-		if (out->bound)
-			out->change = b->level - a->level;
 		free(xa);
 		free(xb);
 		free(qa);
@@ -241,5 +239,5 @@ cmp_ratio_noise(const cmp_change *c)
 	if (!c->has_interval || !(c->hi > c->lo) ||
 		(c->verdict != CV_BETTER && c->verdict != CV_WORSE))
 		return 0.0;
-	return 2.0 * fabs(c->change) / (c->hi - c->lo);
+	return fabs(c->lo + c->hi) / (c->hi - c->lo);
 }

@@ -6,7 +6,8 @@
  * second, 3% noise per interval) and an evidence's amount in each: a
  * counter (Poisson counts at a rate per transaction), a wait event's
  * milliseconds (4 sessions sampled 10 times a second, each in the event
- * with a probability), or a spiky counter (a checkpoint's thousands of
+ * with a probability), a rare one (seen in half the intervals: the
+ * presence rule's A/A), or a spiky counter (a checkpoint's thousands of
  * writes in one interval of twenty).  The rate itself wanders by 10% per
  * interval: i.i.d., AR(1) 0.5 or AR(1) 0.9.  Pairs go through the
  * estimate (compare_ratio.c) and the ranking (compare_rules.c) as the
@@ -33,10 +34,11 @@ typedef enum kind
 	K_COUNT,					/* a counter: Poisson counts */
 	K_WAIT,						/* a wait event's ms from samples */
 	K_SPIKY,					/* bursts in a few intervals */
+	K_RARE,						/* a wait seen in half the intervals */
 	K_NKINDS
 } kind;
 
-static const char *const kind_name[K_NKINDS] = {"counter", "wait", "spiky"};
+static const char *const kind_name[K_NKINDS] = {"counter", "wait", "spiky", "rare"};
 
 #define TPS 2000.0
 #define SESSIONS 4
@@ -102,7 +104,7 @@ simulate(cmp_ratio_series *s, int n, kind k, double level, double phi)
 	double		a = 0.0;
 
 	s->n = n;
-	s->quantum = k == K_WAIT ? 1000.0 / SAMPLES : 1.0;
+	s->quantum = k == K_WAIT || k == K_RARE ? 1000.0 / SAMPLES : 1.0;
 	for (int i = 0; i < n; i++)
 	{
 		double		tx = round(TPS * exp(TX_NOISE * normal())),
@@ -113,7 +115,7 @@ simulate(cmp_ratio_series *s, int n, kind k, double level, double phi)
 		s->den[i] = tx;
 		if (k == K_COUNT)
 			s->num[i] = poisson(rate * tx);
-		else if (k == K_WAIT)
+		else if (k == K_WAIT || k == K_RARE)
 			s->num[i] = binomial(SESSIONS * SAMPLES, fmin(rate, 1.0)) / SAMPLES * 1000.0;
 		else
 			s->num[i] = uniform() < 0.05 ? poisson(rate * tx * 20.0) : 0.0;
@@ -152,8 +154,8 @@ ranked_pair(int n, kind k, double a, double b, double phi, cmp_ratio_side sides[
 	memset(&d, 0, sizeof(d));
 	d.nevidence = 1;
 	snprintf(e->name, sizeof(e->name), "simulated");
-	e->source = k == K_WAIT ? ES_WAIT : ES_COUNTER;
-	e->unit = k == K_WAIT ? EU_MS : EU_COUNT;
+	e->source = k == K_WAIT || k == K_RARE ? ES_WAIT : ES_COUNTER;
+	e->unit = k == K_WAIT || k == K_RARE ? EU_MS : EU_COUNT;
 	e->has_base = e->has_new = true;
 	e->base = sides[0].level;
 	e->new = sides[1].level;
@@ -196,7 +198,8 @@ static const double phis[] = {0.0, 0.5, 0.9};
 static double
 level_of(kind k)
 {
-	return k == K_COUNT ? 1.0 : k == K_WAIT ? 0.3 : 0.5;
+	/* rare: a session-sample in it with 1.7%: 40 of them see none half the time */
+	return k == K_COUNT ? 1.0 : k == K_WAIT ? 0.3 : k == K_RARE ? 0.017 : 0.5;
 }
 
 static void
@@ -236,7 +239,7 @@ main(int argc, char **argv)
 		{
 			double		pw = cell(120, (kind) k, level_of((kind) k), 1.5, phis[p], trials, 23);
 
-			if (k == K_SPIKY)
+			if (k == K_SPIKY || k == K_RARE)
 				tap_ok(true, "%s, AR %.1f, 120 intervals: +50%% ranked in %.1f%% of pairs (bursts: no bound)",
 					   kind_name[k], phis[p], 100.0 * pw);
 			else
@@ -246,7 +249,8 @@ main(int argc, char **argv)
 	{
 		cmp_ratio_side sides[2];
 		int			from0 = 0,
-					rare = 0;
+					rare = 0,
+					appears = 0;
 
 		memset(sides, 0, sizeof(sides));
 		for (int s = 0; s < 2; s++)
@@ -259,7 +263,10 @@ main(int argc, char **argv)
 		{
 			from0 += ranked_pair(30, K_COUNT, 0.0, 0.5, 0.5, sides);
 			rare += ranked_pair(30, K_COUNT, 0.0, 0.005, 0.5, sides);
+			appears += ranked_pair(12, K_WAIT, 0.0, 0.3, 0.9, sides);
 		}
+		tap_ok(appears == trials, "a wait from none to 0.6 ms per transaction (12 intervals, AR 0.9): "
+			   "ranked in %d of %d", appears, trials);
 		tap_ok(from0 == trials, "a counter from 0 to 0.5 per transaction (30 intervals): ranked in %d of %d",
 			   from0, trials);
 		tap_ok(rare == 0, "a counter from 0 to 0.005 per transaction: ranked in %d of %d", rare, trials);
