@@ -441,7 +441,7 @@ sort_by_level(const cmp_diagnosis *d, int *order, int n)
 }
 
 /*
- * The latency average taken apart: the server's CPU and each wait that
+ * The latency average taken apart: the server's CPU, each wait that
  * held a session 3% of a transaction's time or more on a side (at most
  * CMP_DIAG_MAX_PARTS - 3 of them), the other waits together, and the
  * time outside the server last.
@@ -477,10 +477,11 @@ breakdown(cmp_diagnosis *d, ev_acc *acc, const cmp_side *base, const cmp_side *o
 		const cmp_evidence *e = &d->evidence[order[i]];
 		double		lat = fmax(b->latency_base_ms, b->latency_new_ms);
 
+		bool		cpu = strcmp(e->name, "server CPU (sampled)") == 0;
+
 		if (b->nparts < CMP_DIAG_MAX_PARTS - 2 &&
-			(!(lat > 0) || fmax(e->base, e->new) >= 0.03 * lat))
-			part_add(b, strcmp(e->name, "server CPU (sampled)") == 0 ? "server CPU" : e->name,
-					 acc[order[i]].side);
+			(cpu || !(lat > 0) || fmax(e->base, e->new) >= 0.03 * lat))
+			part_add(b, cpu ? "server CPU" : e->name, acc[order[i]].side);
 		else
 			for (int s = 0; s < 2; s++)
 				series_sum(&rest[s], &acc[order[i]].side[s]);

@@ -185,6 +185,10 @@ typedef struct cmp_ratio_side
  */
 void		cmp_ratio_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *out);
 
+/* The bound's spreads for an evidence (doc/diagnosis.md, calibrated). */
+#define CMP_EVIDENCE_BOUND_SDS 3.0
+extern double cmp_evidence_bound_sds;
+
 /*
  * How far a told change is beyond its noise: its 95% interval's midpoint
  * in half-widths of the interval (above 1: the interval holds no 0); 0

@@ -232,7 +232,8 @@ server_major(const json_value *doc)
 static const char *
 major_text(char *buf, size_t len, int64_t major)
 {
-	if (major >= 100)
+	/* 10 on: the major is one number; before, two (906: 9.6) */
+	if (major < 100)
 		snprintf(buf, len, "%" PRId64, major);
 	else
 		snprintf(buf, len, "%" PRId64 ".%" PRId64, major / 100, major % 100);

@@ -65,6 +65,7 @@ compare_reason_code(cmp_reason r)
 		[CR_RESOLUTION] = "below_resolution",
 		[CR_NOT_FINITE] = "no_finite_interval",
 		[CR_NO_FAILURES] = "no_failures",
+		[CR_SPARSE] = "sparse",
 	};
 
 	return codes[r];
@@ -106,6 +107,9 @@ estimate_reason(char *buf, size_t len, const cmp_estimate *e, const char *who, c
 			return;
 		case CR_FEW_RUNS:
 			snprintf(buf, len, "%d runs on %s: %d or more per side", e->n, who, CMP_MIN_RUNS);
+			return;
+		case CR_SPARSE:
+			snprintf(buf, len, "0 in half the intervals of %s or more: bursts too few to estimate", who);
 			return;
 		default:
 			snprintf(buf, len, "no finite interval on %s", who);

@@ -7,9 +7,10 @@
  * host's CPU split as stacked bars), tps and latency p99 over time with
  * both sides overlaid and each run's checkpoints marked in its colour,
  * and both sides' latency distributions (cumulative, from the reports'
- * histograms).  When done, #status (hidden) holds in data-status each
- * chart and its number of points ("ok tps-1:10 p99-1:10 cdf-1:40"), or
- * "error: ...": the browser test reads it; the page shows no such text.
+ * histograms).  When done, #status lists each chart and its number of
+ * points ("ok tps-1:10 p99-1:10 cdf-1:40"), or "error: ...", for the
+ * browser tests to read: this page's style hides it (display: none), so
+ * the reader sees no such text.
  * File names, expressions and the diagnosis' texts are data: text nodes
  * (pgbPage.el, svgEl), never markup.
  */
@@ -22,20 +23,19 @@
 	var colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
 	var SVG_NS = "http://www.w3.org/2000/svg";
 
-	/* the status is for the tests, not the reader: hidden, in an attribute */
-	if (statusEl) {
-		statusEl.hidden = true;
-		statusEl.textContent = "";
-	}
 	function setStatus() {
 		if (!statusEl) return;
-		statusEl.setAttribute("data-status", (errors.length ? "error: " + errors.join("; ") + " " : "ok ") +
-			drawn.map(function (d) { return d.name + ":" + d.points; }).join(" "));
+		statusEl.textContent = (errors.length ? "error: " + errors.join("; ") + " " : "ok ") +
+			drawn.map(function (d) { return d.name + ":" + d.points; }).join(" ");
 	}
 	window.addEventListener("error", function (ev) { errors.push(String(ev.message)); setStatus(); });
 
-	/* this page's own classes (the shared style sheet is the run page's) */
+	/*
+	 * This page's own style (the shared style sheet is the run page's):
+	 * the status is for the tests, never shown.
+	 */
 	document.head.appendChild(el("style", {}, [
+		"#status { display: none; }\n" +
 		".why .sentence { font-size: 1.15em; font-weight: 600; margin: 0.6em 0; padding: 0.5em 0.9em;" +
 		" background: #f2f5fb; border-left: 4px solid #1f77b4; }\n" +
 		".why .rule { color: #666; font-size: 0.9em; margin-top: -0.3em; }\n" +

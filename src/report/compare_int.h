@@ -49,7 +49,9 @@ typedef enum cmp_reason
 	CR_RUNS_ONE_SIDE,			/* repeated runs on one side only */
 	CR_RESOLUTION,				/* the change is below the data's resolution */
 	CR_NOT_FINITE,				/* the interval is not finite */
-	CR_NO_FAILURES				/* failed: none on either side */
+	CR_NO_FAILURES,				/* failed: none on either side */
+	CR_SPARSE					/* an evidence at 0 in half the intervals or
+								 * more: bursts, too few to estimate */
 } cmp_reason;
 
 /*
@@ -212,10 +214,12 @@ void		cmp_batches_estimate(const double *y, bool ratio, double phi, double cauti
 
 /*
  * The verdict on out->base and out->new (filled): the interval when both
- * estimate, else the bound on the intervals' medians, else why not.
- * ratio: the estimates are logarithms and the change a ratio.
+ * estimate, else the bound on the intervals' medians (bound_sds of
+ * their spreads), else why not.  ratio: the estimates are logarithms and
+ * the change a ratio.
  */
-void		cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better);
+void		cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better,
+								double bound_sds);
 
 /* The change of figure f from base to other, with its verdict. */
 void		compare_change(const cmp_side *base, const cmp_side *other, cmp_figure f,

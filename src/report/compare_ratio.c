@@ -5,9 +5,12 @@
  * over the interval's transactions is a series; batches of it, as long as
  * its autocorrelation needs, give a mean and its variance, Welch's
  * interval gives the change; a run too short or not settled is told only
- * when the change of the intervals' medians is beyond four robust spreads
- * (cmp_judge_estimates).  The values are compared on their own scale, not
- * as logarithms: an evidence is often 0 in every interval of a run.
+ * when the change of the intervals' medians is beyond three robust spreads
+ * (cmp_judge_estimates, CMP_EVIDENCE_BOUND_SDS), or when it is absent from
+ * every interval of one run and present in the other's (judge_presence).
+ * The values are compared as logarithms when every interval of both runs
+ * has some (the noise of an amount per transaction is a share of it),
+ * else on their own scale: an evidence is often 0 in every interval.
  *
  * A batch's value is its amount over its transactions (a ratio of sums,
  * not a mean of ratios): an interval of few transactions weighs less.
@@ -18,6 +21,13 @@
 
 #include "compare_diag.h"
 #include "pgbench/base/xalloc.h"
+
+/*
+ * The bound on an evidence's intervals' medians, in their robust spreads
+ * (the figures' is CMP_BOUND_SDS); a variable so that the calibration
+ * can try others.
+ */
+double		cmp_evidence_bound_sds = CMP_EVIDENCE_BOUND_SDS;
 
 /* the fewest intervals on each side that tell an evidence absent from present */
 #define CMP_PRESENCE_MIN 5
@@ -37,12 +47,33 @@ ratio_values(const cmp_ratio_series *s, double *x, double *quantum)
 	return n;
 }
 
+/* Whether x[0 .. n - 1] are all above 0 (and there are some). */
+static bool
+all_positive(const double *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!(x[i] > 0.0))
+			return false;
+	return n > 0;
+}
+
+/* The values and their quanta on a log scale. */
+static void
+to_log(double *x, double *quantum, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		quantum[i] = log1p(quantum[i] / x[i]);
+		x[i] = log(x[i]);
+	}
+}
+
 /*
  * The values of b batches of m intervals (with transactions), the
- * earliest leftovers dropped, into y.
+ * earliest leftovers dropped, into y (lg: their logarithms).
  */
 static void
-ratio_batches(const cmp_ratio_series *s, int m, int b, double *y)
+ratio_batches(const cmp_ratio_series *s, int m, int b, bool lg, double *y)
 {
 	int			skip = 0,
 				used = 0,
@@ -61,16 +92,27 @@ ratio_batches(const cmp_ratio_series *s, int m, int b, double *y)
 		den += s->den[i];
 		if (++used % m == 0)
 		{
-			y[used / m - 1] = num / den;
+			y[used / m - 1] = lg ? log(num / den) : num / den;
 			num = den = 0.0;
 		}
 	}
 }
 
+/* How many of x[0 .. n - 1] are 0. */
+static int
+zeros(const double *x, int n)
+{
+	int			z = 0;
+
+	for (int i = 0; i < n; i++)
+		z += x[i] == 0.0;
+	return z;
+}
+
 /* One run's estimate of the evidence s, at the pair's autocorrelation phi. */
 static void
 ratio_estimate(const cmp_ratio_series *s, const double *x, const double *quantum, int nx,
-			   double phi, cmp_estimate *e)
+			   double phi, bool lg, cmp_estimate *e)
 {
 	double	   *tmp = pgb_malloc(((size_t) nx + 1) * sizeof(double));
 	cmp_summary level;
@@ -95,10 +137,20 @@ ratio_estimate(const cmp_ratio_series *s, const double *x, const double *quantum
 		e->needed = 0;
 		planned = false;
 	}
+	else if (planned && 2 * zeros(x, nx) >= nx)
+	{
+		/*
+		 * bursts (a checkpoint's writes) in a few intervals: their batch
+		 * means are far from normal, and a slow change of how often they
+		 * come is not seen as a trend
+		 */
+		e->reason = CR_SPARSE;
+		planned = false;
+	}
 	if (planned)
 	{
-		ratio_batches(s, e->batch_len, e->batches, tmp);
-		cmp_batches_estimate(tmp, false, phi, cmp_phi_cautious(phi, nx), level.var, e);
+		ratio_batches(s, e->batch_len, e->batches, lg, tmp);
+		cmp_batches_estimate(tmp, lg, phi, cmp_phi_cautious(phi, nx), level.var, e);
 	}
 	free(tmp);
 }
@@ -160,7 +212,8 @@ quantile(double *x, int n, double q)
  * percentile of its intervals.  false when it is not that.
  */
 static bool
-judge_presence(const double *zero, int nz, double *x, int nx, bool gone, cmp_change *out)
+judge_presence(const double *zero, int nz, double *x, int nx, bool gone, double change,
+			   cmp_change *out)
 {
 	int			present = 0;
 	double		lo,
@@ -182,7 +235,7 @@ judge_presence(const double *zero, int nz, double *x, int nx, bool gone, cmp_cha
 	out->bound = true;
 	out->has_interval = true;
 	out->df = NAN;
-	out->change = gone ? -quantile(x, nx, 0.5) : quantile(x, nx, 0.5);
+	out->change = change;
 	out->lo = gone ? -hi : lo;
 	out->hi = gone ? -lo : hi;
 	out->verdict = gone ? CV_BETTER : CV_WORSE;
@@ -191,46 +244,74 @@ judge_presence(const double *zero, int nz, double *x, int nx, bool gone, cmp_cha
 	return true;
 }
 
+/*
+ * The change from one run to another.  Values above 0 in every interval
+ * of both runs are compared as logarithms (an evidence's noise is mostly
+ * a share of it: a wait's time per transaction moves with the
+ * transactions), the interval then converted back to the unit; an
+ * evidence at 0 anywhere on its own scale.
+ */
+static void
+series_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *out)
+{
+	size_t		cap = (size_t) (a->series.n > b->series.n ? a->series.n : b->series.n) + 1;
+	double	   *xa = pgb_malloc(cap * sizeof(double)),
+			   *xb = pgb_malloc(cap * sizeof(double)),
+			   *qa = pgb_malloc(cap * sizeof(double)),
+			   *qb = pgb_malloc(cap * sizeof(double));
+	int			na = ratio_values(&a->series, xa, qa),
+				nb = ratio_values(&b->series, xb, qb);
+	bool		lg = all_positive(xa, na) && all_positive(xb, nb) && a->level > 0.0;
+	double		pa,
+				pb,
+				phi;
+
+	if (lg)
+	{
+		to_log(xa, qa, na);
+		to_log(xb, qb, nb);
+	}
+	pa = cmp_phi_estimate(xa, na);
+	pb = cmp_phi_estimate(xb, nb);
+	/* both sides at the higher autocorrelation, as the figures */
+	phi = pa > pb ? pa : pb;
+	if (!isfinite(phi))
+		phi = isfinite(pa) ? pa : isfinite(pb) ? pb : 0.0;
+	ratio_estimate(&a->series, xa, qa, na, phi, lg, &out->base);
+	ratio_estimate(&b->series, xb, qb, nb, phi, lg, &out->new);
+	out->change = b->level - a->level;
+	/* less of an evidence is better: fewer reads, shorter waits */
+	cmp_judge_estimates(out, lg, false, cmp_evidence_bound_sds);
+	if (lg && out->has_interval)
+	{
+		/* a ratio: in the unit, from the base's level */
+		out->change *= a->level;
+		out->lo *= a->level;
+		out->hi *= a->level;
+	}
+	else if (!lg && out->verdict == CV_CANNOT_TELL &&
+			 !judge_presence(xa, na, xb, nb, false, b->level - a->level, out))
+		(void) judge_presence(xb, nb, xa, na, true, b->level - a->level, out);
+	free(xa);
+	free(xb);
+	free(qa);
+	free(qb);
+}
+
 void
 cmp_ratio_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (a->nruns > 1 || b->nruns > 1)
+	if (a->nruns <= 1 && b->nruns <= 1)
 	{
-		ratio_runs_estimate(a->run_level, a->nruns, &out->base);
-		ratio_runs_estimate(b->run_level, b->nruns, &out->new);
-	}
-	else
-	{
-		size_t		cap = (size_t) (a->series.n > b->series.n ? a->series.n : b->series.n) + 1;
-		double	   *xa = pgb_malloc(cap * sizeof(double)),
-				   *xb = pgb_malloc(cap * sizeof(double)),
-				   *qa = pgb_malloc(cap * sizeof(double)),
-				   *qb = pgb_malloc(cap * sizeof(double));
-		int			na = ratio_values(&a->series, xa, qa),
-					nb = ratio_values(&b->series, xb, qb);
-		double		pa = cmp_phi_estimate(xa, na),
-					pb = cmp_phi_estimate(xb, nb),
-					phi = pa > pb ? pa : pb;
-
-		/* both sides at the higher autocorrelation, as the figures */
-		if (!isfinite(phi))
-			phi = isfinite(pa) ? pa : isfinite(pb) ? pb : 0.0;
-		ratio_estimate(&a->series, xa, qa, na, phi, &out->base);
-		ratio_estimate(&b->series, xb, qb, nb, phi, &out->new);
-		out->change = b->level - a->level;
-		cmp_judge_estimates(out, false, false);
-		if (out->verdict == CV_CANNOT_TELL && !judge_presence(xa, na, xb, nb, false, out))
-			(void) judge_presence(xb, nb, xa, na, true, out);
-		free(xa);
-		free(xb);
-		free(qa);
-		free(qb);
+		series_change(a, b, out);
 		return;
 	}
+	/* a side of one run has its level only (runs on one side: cannot tell) */
+	ratio_runs_estimate(a->nruns > 1 ? a->run_level : &a->level, a->nruns, &out->base);
+	ratio_runs_estimate(b->nruns > 1 ? b->run_level : &b->level, b->nruns, &out->new);
 	out->change = b->level - a->level;
-	/* less of an evidence is better: fewer reads, shorter waits */
-	cmp_judge_estimates(out, false, false);
+	cmp_judge_estimates(out, false, false, cmp_evidence_bound_sds);
 }
 
 double

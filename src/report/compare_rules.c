@@ -66,11 +66,11 @@ static const diag_rule rules[] = {
 	{"locks", {"@script", "@clients"},
 		{"Lock:*", "database.deadlocks", "LWLock:LockManager", "database.xact_rollback"},
 	"sessions wait for each other's locks (a hot row)", true},
-	{"client", {"@clients", "!host_saturated", "!client_bound"},
+	{"client", {"@clients", "@client_bound_new", "@saturated_new"},
 		{"pgbench CPU, busiest thread", "pgbench CPU", "time outside the server"},
 	"the client limits the run", false},
 	{"network", {"@connection"},
-		{"time outside the server"},
+		{"time outside the server", "host CPU besides pgbench and the server"},
 	"the time is spent outside the server: in the network or the client", true},
 	{"version", {"@version"},
 		{NULL},
@@ -133,13 +133,32 @@ warned(const cmp_diagnosis *d, const char *code)
 	return false;
 }
 
+/*
+ * Whether the client host's state differs: a worker thread used 90% of a
+ * CPU in the new run only (@client_bound_new), or the host's CPUs were
+ * idle under 10% of the time in the new run only (@saturated_new), as the
+ * warnings count them (cmp_diag_warnings).
+ */
+static bool
+host_trigger(const cmp_diagnosis *d, const char *t)
+{
+	const cmp_host_split *a = &d->host[0],
+			   *b = &d->host[1];
+
+	if (strcmp(t, "@client_bound_new") == 0)
+		return b->busiest_thread_cpu_pct >= 90.0 && !(a->busiest_thread_cpu_pct >= 90.0);
+	if (strcmp(t, "@saturated_new") == 0)
+		return a->has && b->has && b->idle < 0.1 && !(a->idle < 0.1);
+	return false;
+}
+
 /* Rule r's trigger that is there (its index), or -1. */
 static int
 rule_trigger(const cmp_diagnosis *d, const diag_rule *r)
 {
 	for (int t = 0; t < RULE_MAX_TRIGGERS && r->triggers[t] != NULL; t++)
 		if (r->triggers[t][0] == '!' ? warned(d, r->triggers[t] + 1)
-			: trigger_difference(d, r->triggers[t]) != NULL)
+			: host_trigger(d, r->triggers[t]) || trigger_difference(d, r->triggers[t]) != NULL)
 			return t;
 	return -1;
 }
@@ -320,9 +339,12 @@ trigger_words(char *buf, size_t len, const cmp_diagnosis *d, const diag_rule *r)
 	if (x != NULL)
 		snprintf(buf, len, "%s %s -> %s", x->what, x->base, x->new);
 	else if (t >= 0)
-		snprintf(buf, len, "%s", r->triggers[t][0] == '!' &&
-				 strcmp(r->triggers[t], "!checkpoints_one_side") == 0
-				 ? "checkpoints in one run only" : "a warning above");
+		snprintf(buf, len, "%s", strcmp(r->triggers[t], "!checkpoints_one_side") == 0
+				 ? "checkpoints in the new run only or the base only"
+				 : strcmp(r->triggers[t], "@client_bound_new") == 0
+				 ? "a worker thread used 90% of a CPU in the new run only"
+				 : strcmp(r->triggers[t], "@saturated_new") == 0
+				 ? "the client host was saturated in the new run only" : "a warning above");
 	else
 		buf[0] = '\0';
 }

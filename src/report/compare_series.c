@@ -577,7 +577,7 @@ pair_phi(const cmp_side *base, const cmp_side *other, cmp_figure f)
  */
 static bool
 judge_bound(const cmp_estimate *a, const cmp_estimate *b, bool ratio, bool higher_is_better,
-			cmp_change *out)
+			double sds, cmp_change *out)
 {
 	double		diff = b->level_median - a->level_median,
 				res = a->resolution > b->resolution ? a->resolution : b->resolution,
@@ -586,7 +586,7 @@ judge_bound(const cmp_estimate *a, const cmp_estimate *b, bool ratio, bool highe
 	/* no spread on a side (but the resolution's): no noise measured, no bound */
 	if (a->level_n < 3 || b->level_n < 3 || !(sd_upper(a) > 0.0) || !(sd_upper(b) > 0.0))
 		return false;
-	bound = CMP_BOUND_SDS * sqrt(sd_upper(a) * sd_upper(a) + sd_upper(b) * sd_upper(b)) + res;
+	bound = sds * sqrt(sd_upper(a) * sd_upper(a) + sd_upper(b) * sd_upper(b)) + res;
 	if (!isfinite(diff) || !(fabs(diff) > bound))
 		return false;
 	out->bound = true;
@@ -618,11 +618,11 @@ compare_change(const cmp_side *base, const cmp_side *other, cmp_figure f, cmp_ch
 		out->reason = CR_NO_FAILURES;
 	}
 	else
-		cmp_judge_estimates(out, ratio_figure(f), compare_figures[f].higher_is_better);
+		cmp_judge_estimates(out, ratio_figure(f), compare_figures[f].higher_is_better, CMP_BOUND_SDS);
 }
 
 void
-cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better)
+cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better, double bound_sds)
 {
 	const cmp_estimate *a = &out->base,
 			   *b = &out->new;
@@ -635,8 +635,8 @@ cmp_judge_estimates(cmp_change *out, bool ratio, bool higher_is_better)
 		const cmp_estimate *why = !a->ok ? a : b;
 
 		if ((why->reason == CR_FEW_SAMPLES || why->reason == CR_NOT_SETTLED ||
-			 why->reason == CR_NO_SPREAD) &&
-			judge_bound(a, b, ratio, higher_is_better, out))
+			 why->reason == CR_NO_SPREAD || why->reason == CR_SPARSE) &&
+			judge_bound(a, b, ratio, higher_is_better, bound_sds, out))
 			return;
 		out->reason = why->reason;
 		out->reason_side = !a->ok ? "base" : "new";
