@@ -115,7 +115,7 @@ static const char *const diff_kind_names[] = {
 	[DK_HOST] = "host", [DK_LABEL] = "label", [DK_CONNECTION] = "connection",
 };
 static const char *const ev_unit_names[] = {
-	[EU_COUNT] = "count", [EU_BYTES] = "bytes", [EU_MS] = "ms",
+	[EU_COUNT] = "count", [EU_BYTES] = "bytes", [EU_MS] = "ms", [EU_PERCENT] = "percent",
 };
 static const char *const ev_source_names[] = {
 	[ES_COUNTER] = "counter", [ES_WAIT] = "wait", [ES_OUTSIDE] = "outside",

@@ -255,7 +255,7 @@ all_names(const char **names)
 
 	for (int k = DK_OPTION; k <= DK_CONNECTION; k++)
 		names[n++] = cmp_diff_kind_name((cmp_diff_kind) k);
-	for (int u = EU_COUNT; u <= EU_MS; u++)
+	for (int u = EU_COUNT; u <= EU_PERCENT; u++)
 		names[n++] = cmp_ev_unit_name((cmp_ev_unit) u);
 	for (int s = ES_COUNTER; s <= ES_HOST; s++)
 		names[n++] = cmp_ev_source_name((cmp_ev_source) s);
@@ -268,7 +268,7 @@ check_names(void)
 {
 	const char *names[32];
 	int			n = all_names(names);
-	bool		ok = n == 18;
+	bool		ok = n == 19;
 
 	for (int i = 0; i < n; i++)
 		ok = ok && names[i] != NULL && strcmp(names[i], "unknown") != 0;
