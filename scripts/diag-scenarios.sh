@@ -9,6 +9,8 @@
 #   OUTDIR/NAME/base.log, new.log     the runs' stdout and stderr
 #   OUTDIR/NAME/compare.txt           pgbench --compare base.json new.json (stdout, stderr)
 #   OUTDIR/NAME/cause.txt             the one difference, in words
+#   OUTDIR/NAME/host.txt              the host's load average before and after (other
+#                                     work on the machine blurs a pair: threads above all)
 # and for network OUTDIR/network/injected_ms (the delay injected per
 # transaction, 4), proxy-base.txt and proxy-new.txt (the delay the chunks
 # had: t/lib/delayproxy.pl) and injected_measured_ms (what those say was
@@ -132,9 +134,10 @@ cluster_side() {
 	chmod 644 "$DATA/side.conf"
 	as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/../server.log" -w -t 120 -m fast restart >/dev/null 2>&1 ||
 		as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/../server.log" -w -t 120 start >/dev/null
-	sql "create extension if not exists pg_prewarm" >/dev/null 2>&1 &&
+	if sql "create extension if not exists pg_prewarm" >/dev/null 2>&1; then
 		sql "select pg_prewarm(c) from unnest(array['pgbench_accounts', 'pgbench_accounts_pkey']) c
 		     where to_regclass(c) is not null" >/dev/null 2>&1 || true
+	fi
 }
 
 cluster_stop() {
@@ -269,8 +272,8 @@ sc_network() {
 		perl "$top/t/lib/delayproxy.pl" "$1/proxy/.s.PGSQL.5999" "$HOST/.s.PGSQL.$PORT" "$d" \
 			"$out/proxy-$side.txt" &
 		pids+=($!)
-		local i
-		for i in $(seq 100); do [ -S "$1/proxy/.s.PGSQL.5999" ] && break; sleep 0.05; done
+		local _
+		for _ in $(seq 100); do [ -S "$1/proxy/.s.PGSQL.5999" ] && break; sleep 0.05; done
 		run "$side" -S -c 2 -j 2 -h "$1/proxy" -p 5999
 		kill -TERM "${pids[-1]}"
 		wait "${pids[-1]}" || true
@@ -304,17 +307,19 @@ sc_major() {
 	run new -S -c 2 -j 2
 }
 
-# threads: -S -c 8 with two CPU hogs beside both runs; eight clients on
-# two threads (base) or one (new): the one client thread gets a smaller
-# share of the CPUs
+# threads: -S -c 8 with a CPU hog per CPU beside both runs; eight clients
+# on two threads (base) or one (new): the one client thread gets a smaller
+# share of the CPUs.  Of every pair the most sensitive to other work on
+# the host: on an idle 2-CPU machine tps fell from 22k-28k to 15k, under a
+# load of 13 (a build beside it) the two sides were alike (host.txt).
 sc_threads() {
-	local i hogs=()
+	local hogs=() _
 	echo "-j 2 -> -j 1 (select-only -c 8, ${DIAG_HOGS:-$(nproc)} CPU hogs beside both runs)" >"$out/cause.txt"
 	cluster_new "$1" "$base_bindir"
 	cluster_side ""
 	init 5
 	cluster_side ""
-	for i in $(seq "${DIAG_HOGS:-$(nproc)}"); do
+	for _ in $(seq "${DIAG_HOGS:-$(nproc)}"); do
 		yes >/dev/null &
 		hogs+=($!)
 		pids+=($!)
@@ -333,7 +338,8 @@ for s in "${want[@]}"; do
 	out=$outdir/$s
 	rm -rf "$out"
 	mkdir -p "$out"
-	say "$s"
+	say "$s (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/host.txt"
 	t0=$(date +%s)
 	set +e
 	(
@@ -350,6 +356,7 @@ for s in "${want[@]}"; do
 		failed+=("$s")
 	fi
 	[ $rc -ne 130 ] || exit 130
+	echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/host.txt"
 	rm -rf "${work:?}/$s"
 	chmod -R a+rX "$out"
 	say "$s: $(($(date +%s) - t0)) s"

@@ -8,7 +8,8 @@
 #
 #   DIAG_T=N      seconds per run (default 12, after a 2 s warm-up)
 #   DIAG_ALL=1    adds threads (CPU hogs beside two runs: it loads the machine)
-#   DIAG_KEEP=DIR keeps the reports and --compare outputs in DIR/NAME/
+#   DIAG_KEEP=DIR keeps the runs' reports and logs (DIR/RUN.json, .log) and
+#                 --compare's outputs (DIR/compare_NAME.txt) in DIR
 # major needs PostgreSQL 18 (scripts/pg-server 18; skipped without it).
 use strict;
 use warnings;
@@ -58,17 +59,22 @@ $bin18 = '' if $? || !-x "$bin18/postgres";
 # %report: NAME => { base => path, new => path }; a run may serve two pairs
 my %report;
 
-# run_side($node, $file, @args) -> the report (decoded), or undef when the
-# run failed (one failed check); the run's stdout and stderr beside it
+# the proxies and CPU hogs running, killed whatever ends the test
+my @children;
+END { kill 'KILL', @children if @children; }
+
+# run_side($node, $file, @args): one run into $dir/$file.json (one check:
+# it ran and wrote its report), its stdout and stderr into $file.log
 sub run_side
 {
 	my ($node, $file, @args) = @_;
 	my $path = "$dir/$file.json";
+	unlink $path;
 	my @argv = ('-n', '-T', $T, '--warmup', $WARMUP, '-P', '1', '--report-json', $path, @args);
 	my ($rc, $out, $err) = pgbench(\@argv, env => $node->env, timeout => 6 * $T + 120);
 	write_file("$dir/$file.log", "pgbench @argv\n$out$err");
-	ok($rc == 0 && $out =~ /^tps = /m && -s $path, "$file: pgbench @args") or do { diag($err); return undef };
-	return JSON::PP::decode_json(slurp($path));
+	ok($rc == 0 && $out =~ /^tps = /m && -s $path, "$file: pgbench @args") or diag($err);
+	return;
 }
 
 # pair($name, $side, $file): $file's report is $name's $side
@@ -95,10 +101,10 @@ sub sessions_in
 	return $sum / $w->{samples};
 }
 
-# set($node, NAME => VALUE, ...): ALTER SYSTEM (undef: RESET) and a reload,
+# configure($node, NAME => VALUE, ...): ALTER SYSTEM (undef: RESET) and a reload,
 # waited for until a new session shows the values (so each VALUE is
 # written as SHOW writes it: '64kB', '32MB', '30s', 'on')
-sub set
+sub configure
 {
 	my ($node, %s) = @_;
 	for my $k (sort keys %s)
@@ -165,11 +171,11 @@ my $sort = write_file("$dir/sort.sql", "\\set lo random(1, 400000)\n"
 	  . "ORDER BY abalance DESC, filler OFFSET :n - 1 LIMIT 1;\n");
 for my $side ([ base => '64MB' ], [ new => '64kB' ])
 {
-	set($node, work_mem => $side->[1]);
+	configure($node, work_mem => $side->[1]);
 	run_side($node, "work_mem_$side->[0]", '-f', $sort, '-D', 'n=4000', '-c', 2, '-j', 2);
 	pair('work_mem', $side->[0] => "work_mem_$side->[0]");
 }
-set($node, work_mem => undef);
+configure($node, work_mem => undef);
 
 # network: select-only -c 2 through delayproxy.pl, 0 ms (base) and 2 ms
 # (new) each way
@@ -180,9 +186,11 @@ for my $side ([ base => 0 ], [ new => $NET_DELAY_MS ])
 	my $stats = "$dir/proxy_$side->[0].txt";
 	my $pid = start_delay_proxy(path => $path, target => $node->host . '/.s.PGSQL.' . $node->port,
 		delay_ms => $side->[1], stats => $stats);
+	@children = ($pid);
 	run_side($node, "network_$side->[0]", '-S', '-c', 2, '-j', 2, '-h', $sockdir, '-p', 5999);
 	kill 'TERM', $pid;
 	waitpid($pid, 0);
+	@children = ();
 	unlink $path;
 	$proxy_stats{ $side->[0] } = -e $stats ? slurp($stats) : '';
 	pair('network', $side->[0] => "network_$side->[0]");
@@ -193,17 +201,17 @@ for my $side ([ base => 0 ], [ new => $NET_DELAY_MS ])
 # the first full-page image of the pages both touch
 for my $side ([ base => 'off' ], [ new => 'on' ])
 {
-	set($node, synchronous_commit => $side->[1]);
+	configure($node, synchronous_commit => $side->[1]);
 	run_side($node, "sync_$side->[1]", '-c', 4, '-j', 2);
 	pair('synchronous_commit', $side->[0] => "sync_$side->[1]");
 }
 pair('checkpoints', base => 'sync_on');
 
 # checkpoints: max_wal_size 32MB, checkpoint_timeout 30s
-set($node, max_wal_size => '32MB', checkpoint_timeout => '30s');
+configure($node, max_wal_size => '32MB', checkpoint_timeout => '30s');
 run_side($node, 'checkpoints_new', '-c', 4, '-j', 2);
 pair('checkpoints', new => 'checkpoints_new');
-set($node, max_wal_size => undef, checkpoint_timeout => undef);
+configure($node, max_wal_size => undef, checkpoint_timeout => undef);
 
 # hot_row: -c 8 updating one row of 100000 at random (base) or always the
 # same one (new): one script, -D range apart
@@ -221,7 +229,6 @@ for my $side ([ base => 100000 ], [ new => 1 ])
 if ($ENV{DIAG_ALL})
 {
 	my $cpus = `nproc` + 0 || 2;
-	my @hogs;
 	for (1 .. $cpus)
 	{
 		my $pid = fork() // die "fork: $!";
@@ -230,15 +237,16 @@ if ($ENV{DIAG_ALL})
 			open(STDOUT, '>', '/dev/null');
 			exec('yes') or POSIX::_exit(127);
 		}
-		push @hogs, $pid;
+		push @children, $pid;
 	}
 	for my $side ([ base => 2 ], [ new => 1 ])
 	{
 		run_side($node, "threads_$side->[0]", '-S', '-c', 8, '-j', $side->[1]);
 		pair('threads', $side->[0] => "threads_$side->[0]");
 	}
-	kill 'KILL', @hogs;
-	waitpid($_, 0) for @hogs;
+	kill 'KILL', @children;
+	waitpid($_, 0) for @children;
+	@children = ();
 }
 my $base_version = $node->version_num;
 $node->stop;

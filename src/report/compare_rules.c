@@ -349,6 +349,42 @@ trigger_words(char *buf, size_t len, const cmp_diagnosis *d, const diag_rule *r)
 		buf[0] = '\0';
 }
 
+/*
+ * What differs that a user changes on purpose (options, -D variables,
+ * scripts, server settings but where the server listens, the server's
+ * version): "; the runs differ in threads (-j) 2 -> 1", at most three;
+ * "" when nothing does.
+ */
+static const char *
+candidates(char *buf, size_t len, const cmp_diagnosis *d)
+{
+	static const char *const where[] = {"port", "unix_socket_directories", "listen_addresses",
+	"data_directory", "config_file", "hba_file", "ident_file", "system identifier"};
+	size_t		used = 0;
+	int			shown = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < d->ndiffs && shown < 3 && used < len; i++)
+	{
+		const cmp_difference *x = &d->diff[i];
+		bool		skip = x->kind == DK_CONNECTION || x->kind == DK_HOST || x->kind == DK_LABEL ||
+			x->kind == DK_SCRIPT_LINE || (x->kind == DK_SERVER && strstr(x->what, "version") == NULL);
+		int			n;
+
+		for (size_t w = 0; !skip && w < sizeof(where) / sizeof(where[0]); w++)
+			skip = names(x, where[w]);
+		if (skip)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s %s -> %s", shown == 0 ? "; the runs differ in " : ", ",
+					 x->what, x->base, x->new);
+		if (n < 0)
+			break;
+		used += (size_t) n;
+		shown++;
+	}
+	return buf;
+}
+
 /* The sentence: the rule of the first-ranked evidence, or one that fits, or none. */
 static void
 compose(cmp_diagnosis *d, const bool *fits, const ranked *r, int n)
@@ -372,8 +408,11 @@ compose(cmp_diagnosis *d, const bool *fits, const ranked *r, int n)
 			evidence_words(shown++ == 0 ? ev1 : ev2, sizeof(ev1), &d->evidence[i]);
 	if (rule < 0 && n == 0)
 	{
+		char		what[320];
+
 		snprintf(d->sentence, sizeof(d->sentence),
-				 "nothing in the server's or the host's evidence changed beyond its noise");
+				 "nothing in the server's or the host's evidence changed beyond its noise%s",
+				 candidates(what, sizeof(what), d));
 		return;
 	}
 	if (rule < 0)
