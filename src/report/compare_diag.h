@@ -94,8 +94,9 @@ typedef struct cmp_evidence
 	bool		has_new;		/* available on base/new", never 0) */
 	double		base;			/* per transaction over the run */
 	double		new;
-	cmp_change	change;			/* the relative change, its verdict and 95%
-								 * interval (CV_CANNOT_TELL: reason) */
+	cmp_change	change;			/* the change in the unit per transaction, its
+								 * verdict and 95% interval (CV_CANNOT_TELL:
+								 * reason; compare_ratio.c) */
 	double		noise;			/* the interval's midpoint in its half-widths
 								 * (cmp_ratio_noise: above 1, beyond the
 								 * noise); 0 when not told */

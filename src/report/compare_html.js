@@ -56,7 +56,7 @@
 	function val(v, unit) {
 		if (v === null || v === undefined) return "–";
 		var a = Math.abs(v);
-		if (unit === "%") return v.toFixed(1) + "%";
+		if (unit === "%" || unit === "percent") return v.toFixed(1) + "%";
 		var s = a === 0 ? "0" : a >= 100 ? v.toFixed(1) : a >= 1 ? v.toFixed(3) : v.toPrecision(3);
 		return unit === "count" || !unit ? s : s + (unit === "bytes" ? " B" : " " + unit);
 	}
@@ -260,7 +260,10 @@
 			box.appendChild(table("evidence", ["#", "evidence", "source", "base → new", "change", "95% interval",
 				"share of the latency change", "verdict"], ranked.map(function (e) {
 				return [e.rank, textCell(e.name), wordCell(e.source), val(e.base, e.unit) + " → " + val(e["new"], e.unit),
-					changeText(e.change_relative), intervalText(e.low_relative, e.high_relative),
+					e.change_relative === null && e.base === 0 ? "from 0" : changeText(e.change_relative),
+					e.low_relative === null && e.low !== null
+						? intervalText(e.low, e.high, function (v) { return val(v, e.unit); })
+						: intervalText(e.low_relative, e.high_relative),
 					e.latency_share === null ? "–" : sign(e.latency_share, 1) + "%",
 					textCell(e.verdict === null ? "–" : e.reason_code ? e.verdict + ": " + e.reason_code : e.verdict)];
 			})));

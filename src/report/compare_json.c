@@ -188,7 +188,17 @@ put_differences(json_writer *jw, const cmp_diagnosis *d)
 	close_block(jw, ']');
 }
 
-/* One evidence: per transaction on each side, its relative change (%). */
+/* x, a change of e in its unit, relative to e's base (%); NAN from a base of 0 */
+static double
+relative_to_base(const cmp_evidence *e, double x)
+{
+	return e->base > 0.0 ? 100.0 * x / e->base : NAN;
+}
+
+/*
+ * One evidence: per transaction on each side, its change in the unit
+ * (compare_ratio.c) and relative to the base (%).
+ */
 static void
 put_evidence(json_writer *jw, const cmp_evidence *e)
 {
@@ -206,9 +216,12 @@ put_evidence(json_writer *jw, const cmp_evidence *e)
 	put_bool(jw, "available_new", e->has_new);
 	put_str(jw, "verdict", both ? compare_verdict_name(ch->verdict) : NULL);
 	put_str(jw, "reason_code", change_reason_code(ch));
-	put_num(jw, "change_relative", both ? pct(ch->change) : NAN);
-	put_num(jw, "low_relative", interval ? pct(ch->lo) : NAN);
-	put_num(jw, "high_relative", interval ? pct(ch->hi) : NAN);
+	put_num(jw, "change", both ? ch->change : NAN);
+	put_num(jw, "low", interval ? ch->lo : NAN);
+	put_num(jw, "high", interval ? ch->hi : NAN);
+	put_num(jw, "change_relative", both ? relative_to_base(e, ch->change) : NAN);
+	put_num(jw, "low_relative", interval ? relative_to_base(e, ch->lo) : NAN);
+	put_num(jw, "high_relative", interval ? relative_to_base(e, ch->hi) : NAN);
 	put_num(jw, "noise", e->noise);
 	put_num(jw, "latency_share", pct(e->share));
 	put_int(jw, "rank", e->rank);

@@ -34,7 +34,8 @@ static const member_list objects[] = {
 	"new_value", NULL}},
 	{"warnings[]", "diagnosis.warnings[0]", {"code", "text", NULL}},
 	{"evidence[]", "diagnosis.evidence[0]", {"name", "source", "unit", "base", "new",
-			"available_base", "available_new", "verdict", "reason_code", "change_relative",
+			"available_base", "available_new", "verdict", "reason_code", "change", "low", "high",
+			"change_relative",
 	"low_relative", "high_relative", "noise", "latency_share", "rank", NULL}},
 	{"breakdown", "diagnosis.breakdown", {"available_base", "available_new", "latency_base_ms",
 	"latency_new_ms", "parts", NULL}},
@@ -82,6 +83,9 @@ static const expect expects[] = {
 	{"diagnosis.evidence[0].base", X_NUM, NULL, 0.25},
 	{"diagnosis.evidence[0].verdict", X_STR, "worse", 0},
 	{"diagnosis.evidence[0].reason_code", X_NULL, NULL, 0},
+	{"diagnosis.evidence[0].change", X_NUM, NULL, 0.75},
+	{"diagnosis.evidence[0].high", X_NUM, NULL, 1},
+	{"diagnosis.evidence[1].change_relative", X_NUM, NULL, 10},
 	{"diagnosis.evidence[0].change_relative", X_NUM, NULL, 300},
 	{"diagnosis.evidence[0].low_relative", X_NUM, NULL, 200},
 	{"diagnosis.evidence[0].high_relative", X_NUM, NULL, 400},
@@ -168,9 +172,9 @@ made_diagnosis(void)
 	d->warning[0] = (cmp_warning) {"different_scripts", "the runs ran different scripts"};
 	d->nevidence = 3;
 	d->evidence[0] = (cmp_evidence) {"IO:DataFileRead", ES_WAIT, EU_MS, true, true, 0.25, 1.0,
-		{.verdict = CV_WORSE, .has_interval = true, .change = 3, .lo = 2, .hi = 4}, 9.5, 0.625, 1};
+		{.verdict = CV_WORSE, .has_interval = true, .change = 0.75, .lo = 0.5, .hi = 1}, 9.5, 0.625, 1};
 	d->evidence[1] = (cmp_evidence) {"wal.wal_bytes", ES_COUNTER, EU_BYTES, true, true, 100, 110,
-		{.verdict = CV_CANNOT_TELL, .reason = CR_FEW_SAMPLES, .change = 0.1}, 0, NAN, 0};
+		{.verdict = CV_CANNOT_TELL, .reason = CR_FEW_SAMPLES, .change = 10}, 0, NAN, 0};
 	d->evidence[2] = (cmp_evidence) {"host CPU", ES_HOST, EU_MS, true, false, 0.5, NAN,
 		{.verdict = CV_NONE}, 0, NAN, 0};
 	d->breakdown = (cmp_breakdown) {true, true, 1.5, 2.5, 3, {
