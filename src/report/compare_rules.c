@@ -27,18 +27,21 @@
 
 /*
  * A rule: what triggers it (a difference's name, or "@kind": "@script"
- * for a script, a script line or a -D variable, "@connection",
- * "@version", "@clients" for -c or -j; "!code" for a warning), the
- * evidence it moves in the order it matters (a name, or a prefix ending
- * in '*'), and what it means.  evidence_only: it also fits with no
- * difference, when its first evidence accounts for most of the latency's
- * change.
+ * for a script, a script line or a -D variable, "@version", "@clients"
+ * for -c or -j, "@client_bound_new" and "@saturated_new" for the client
+ * host in the new run only; "!code" for a warning), the evidence it moves
+ * in the order it matters (a name, or a prefix ending in '*'), the first
+ * key of which are its own (one of them must have changed for the rule to
+ * fit; the rest it also moves), and what it means.  evidence_only: it
+ * also fits with no trigger, when its first evidence accounts for half
+ * the latency's change or more.
  */
 typedef struct diag_rule
 {
 	const char *code;
 	const char *triggers[RULE_MAX_TRIGGERS];
 	const char *evidence[RULE_MAX_EVIDENCE];
+	int			key;
 	const char *means;
 	bool		evidence_only;
 } diag_rule;
@@ -48,33 +51,33 @@ static const diag_rule rules[] = {
 		{"synchronous_commit", "fsync", "wal_sync_method", "commit_delay", "wal_writer_delay",
 		"synchronous_standby_names"},
 		{"IO:WALSync", "LWLock:WALWrite", "IO:WALWrite", "IPC:SyncRep", "LWLock:WAL*", "IO:WAL*"},
-	"commits wait for the WAL to be flushed", false},
+	6, "commits wait for the WAL to be flushed", false},
 	{"shared_buffers", {"shared_buffers"},
-		{"database.blks_read", "IO:DataFileRead", "io.reads", "io.evictions", "server processes read",
-		"host disk read", "IO:DataFile*", "database.blks_hit", "io.hits"},
-	"fewer of the data's pages stay in shared buffers: more are read", false},
+		{"database.blks_read", "IO:DataFileRead", "io.reads", "io.evictions", "IO:DataFile*",
+		"server processes read", "host disk read", "database.blks_hit", "io.hits"},
+	5, "fewer of the data's pages stay in shared buffers, more are read", false},
 	{"work_mem", {"work_mem", "hash_mem_multiplier"},
 		{"database.temp_bytes", "database.temp_files", "IO:BufFileRead", "IO:BufFileWrite",
 		"IO:BufFile*", "server processes written", "host disk written"},
-	"sorts and hashes spill to temporary files", false},
+	5, "sorts and hashes spill to temporary files", false},
 	{"checkpoints",
 		{"max_wal_size", "min_wal_size", "checkpoint_timeout", "checkpoint_completion_target",
 		"full_page_writes", "wal_compression", "!checkpoints_one_side"},
-		{"checkpointer.*", "wal.wal_fpi", "wal.wal_bytes", "io.fsyncs", "IO:DataFileSync",
+		{"checkpointer.*", "wal.wal_fpi", "io.fsyncs", "IO:DataFileSync", "wal.wal_bytes",
 		"LWLock:WAL*", "IO:WAL*", "wal.wal_buffers_full", "server processes written", "host disk written"},
-	"checkpoints: full-page images and writes", false},
+	4, "checkpoints write full-page images and dirty pages", false},
 	{"locks", {"@script", "@clients"},
 		{"Lock:*", "database.deadlocks", "LWLock:LockManager", "database.xact_rollback"},
-	"sessions wait for each other's locks (a hot row)", true},
+	2, "sessions wait for each other's locks (a hot row)", true},
 	{"client", {"@clients", "@client_bound_new", "@saturated_new"},
 		{"pgbench CPU, busiest thread", "pgbench CPU", "time outside the server"},
-	"the client limits the run", false},
-	{"network", {"@connection"},
+	3, "the client limits the run", false},
+	{"network", {NULL},
 		{"time outside the server", "host CPU besides pgbench and the server"},
-	"the time is spent outside the server: in the network or the client", true},
+	1, "the time is spent outside the server, in the network or the client", true},
 	{"version", {"@version"},
 		{NULL},
-	"the server version differs", false},
+	0, "the server version differs", false},
 };
 
 #define NRULES ((int) (sizeof(rules) / sizeof(rules[0])))
@@ -112,7 +115,6 @@ trigger_difference(const cmp_diagnosis *d, const char *t)
 
 		if (strcmp(t, "@script") == 0 ? x->kind == DK_SCRIPT || x->kind == DK_SCRIPT_LINE ||
 			x->kind == DK_VARIABLE
-			: strcmp(t, "@connection") == 0 ? x->kind == DK_CONNECTION
 			: strcmp(t, "@version") == 0 ? x->kind == DK_SERVER && strstr(x->what, "version") != NULL
 			: strcmp(t, "@clients") == 0 ? x->kind == DK_OPTION &&
 			(strncmp(x->what, "clients", 7) == 0 || strncmp(x->what, "threads", 7) == 0)
@@ -238,7 +240,8 @@ typedef struct ranked
 {
 	int			e;
 	int			tier;			/* 1: a rule's, 2: a latency part, 3: the rest */
-	int			rule;
+	int			rule;			/* tier 1: its rule's place in the order (order_rules) */
+	int			rule_k;			/* and its index in rules[] */
 	int			place;
 	double		strength;
 } ranked;
@@ -260,9 +263,84 @@ ranked_cmp(const void *x, const void *y)
 	return a->e - b->e;
 }
 
+/* An evidence's weight in the ranking: its share of the latency change, else its effect. */
+static double
+strength_of(const cmp_evidence *ev, double latency)
+{
+	return isfinite(share_of(ev)) ? fabs(share_of(ev)) : effect(ev, latency) / 10.0;
+}
+
+/* Whether one of rule r's key evidence changed; the strongest's strength. */
+static bool
+key_changed(const cmp_diagnosis *d, const diag_rule *r, double latency, double *strength)
+{
+	bool		changed = false;
+
+	*strength = 0.0;
+	for (int e = 0; e < d->nevidence; e++)
+	{
+		int			place = rule_place(r, &d->evidence[e]);
+
+		if (place >= 0 && place < r->key && rankable(&d->evidence[e], latency))
+		{
+			changed = true;
+			*strength = fmax(*strength, strength_of(&d->evidence[e], latency));
+		}
+	}
+	return changed;
+}
+
+/*
+ * The rules that fit, in order (pos[k]: rule k's place, -1 when it does
+ * not fit): those a difference triggers and whose key evidence changed
+ * first, then those a warning triggers, then those the evidence alone
+ * fits, then the one without evidence (the server version); within each,
+ * the strongest key evidence first.
+ */
+static void
+order_rules(const cmp_diagnosis *d, double latency, int *pos)
+{
+	int			prio[NRULES],
+				idx[NRULES],
+				n = 0;
+	double		str[NRULES];
+
+	for (int k = 0; k < NRULES; k++)
+	{
+		int			t = rule_trigger(d, &rules[k]);
+		bool		changed = rules[k].evidence[0] != NULL && key_changed(d, &rules[k], latency, &str[k]);
+
+		pos[k] = -1;
+		if (rules[k].evidence[0] == NULL)
+			prio[k] = t >= 0 ? 3 : -1;
+		else if (t >= 0 && changed)
+			prio[k] = rules[k].triggers[t][0] == '!' ? 1 : 0;
+		else
+			prio[k] = fits_by_evidence(d, &rules[k], latency) ? 2 : -1;
+		if (prio[k] < 0)
+			continue;
+		if (rules[k].evidence[0] == NULL)
+			str[k] = 0.0;
+		/* insert k by (prio, strength) */
+		{
+			int			j = n++;
+
+			while (j > 0 && (prio[idx[j - 1]] > prio[k] ||
+							 (prio[idx[j - 1]] == prio[k] && str[idx[j - 1]] < str[k])))
+			{
+				idx[j] = idx[j - 1];
+				j--;
+			}
+			idx[j] = k;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		pos[idx[i]] = i;
+}
+
 /* The rankable evidence with its tier, in rank order; how many. */
 static int
-rank_evidence(const cmp_diagnosis *d, const bool *fits, double latency, ranked *out)
+rank_evidence(const cmp_diagnosis *d, const int *pos, double latency, ranked *out)
 {
 	int			n = 0;
 
@@ -276,12 +354,15 @@ rank_evidence(const cmp_diagnosis *d, const bool *fits, double latency, ranked *
 		r->e = e;
 		r->tier = 3;
 		r->rule = r->place = 0;
-		r->strength = isfinite(share_of(ev)) ? fabs(share_of(ev)) : effect(ev, latency) / 10.0;
-		for (int k = 0; k < NRULES && r->tier == 3; k++)
-			if (fits[k] && rule_place(&rules[k], ev) >= 0)
+		r->rule_k = -1;
+		r->strength = strength_of(ev, latency);
+		/* the first rule in the order that moves it */
+		for (int k = 0; k < NRULES; k++)
+			if (pos[k] >= 0 && rule_place(&rules[k], ev) >= 0 && (r->tier == 3 || pos[k] < r->rule))
 			{
 				r->tier = 1;
-				r->rule = k;
+				r->rule = pos[k];
+				r->rule_k = k;
 				r->place = rule_place(&rules[k], ev);
 			}
 		if (r->tier == 3 && share_of(ev) >= 0.1 && latency > 0)
@@ -387,9 +468,9 @@ candidates(char *buf, size_t len, const cmp_diagnosis *d)
 
 /* The sentence: the rule of the first-ranked evidence, or one that fits, or none. */
 static void
-compose(cmp_diagnosis *d, const bool *fits, const ranked *r, int n)
+compose(cmp_diagnosis *d, const int *pos, const ranked *r, int n)
 {
-	int			rule = n > 0 && r[0].tier == 1 ? r[0].rule : -1;
+	int			rule = n > 0 && r[0].tier == 1 ? r[0].rule_k : -1;
 	char		trig[320],
 				ev1[200],
 				ev2[200];
@@ -398,13 +479,13 @@ compose(cmp_diagnosis *d, const bool *fits, const ranked *r, int n)
 	/* else a rule whose evidence is ranked, else one that needs none */
 	for (int i = 0; rule < 0 && i < n; i++)
 		if (r[i].tier == 1)
-			rule = r[i].rule;
+			rule = r[i].rule_k;
 	for (int k = 0; rule < 0 && k < NRULES; k++)
-		if (fits[k] && rules[k].evidence[0] == NULL)
+		if (pos[k] >= 0 && rules[k].evidence[0] == NULL)
 			rule = k;
 	ev1[0] = ev2[0] = '\0';
 	for (int i = 0; i < n && shown < 2; i++)
-		if (rule < 0 || rules[rule].evidence[0] == NULL || (r[i].tier == 1 && r[i].rule == rule))
+		if (rule < 0 || rules[rule].evidence[0] == NULL || (r[i].tier == 1 && r[i].rule_k == rule))
 			evidence_words(shown++ == 0 ? ev1 : ev2, sizeof(ev1), &d->evidence[i]);
 	if (rule < 0 && n == 0)
 	{
@@ -428,7 +509,7 @@ compose(cmp_diagnosis *d, const bool *fits, const ranked *r, int n)
 		snprintf(d->sentence, sizeof(d->sentence), "%s (%s)%s%s%s%s", trig, rules[rule].means,
 				 ev1[0] ? ": " : "", ev1, ev2[0] ? ", " : "", ev2);
 	else
-		snprintf(d->sentence, sizeof(d->sentence), "%s, though no setting differs%s%s%s%s",
+		snprintf(d->sentence, sizeof(d->sentence), "%s%s%s%s%s",
 				 rules[rule].means, ev1[0] ? ": " : "", ev1, ev2[0] ? ", " : "", ev2);
 }
 
@@ -436,21 +517,20 @@ void
 cmp_diag_sentence(const cmp_change *figures, cmp_diagnosis *d)
 {
 	double		latency = fmax(d->breakdown.latency_base_ms, d->breakdown.latency_new_ms);
-	bool		fits[NRULES];
+	int			pos[NRULES];
 	ranked	   *r = pgb_malloc(((size_t) d->nevidence + 1) * sizeof(ranked));
 	int			n;
 
 	(void) figures;
 	if (!isfinite(latency))
 		latency = 0.0;
-	for (int k = 0; k < NRULES; k++)
-		fits[k] = rule_trigger(d, &rules[k]) >= 0 || fits_by_evidence(d, &rules[k], latency);
-	n = rank_evidence(d, fits, latency, r);
+	order_rules(d, latency, pos);
+	n = rank_evidence(d, pos, latency, r);
 	reorder(d, r, n);
 	/* the ranks now index d->evidence from 0 */
 	for (int i = 0; i < n; i++)
 		r[i].e = i;
-	compose(d, fits, r, n);
+	compose(d, pos, r, n);
 	free(r);
 }
 

@@ -230,6 +230,71 @@ table(int trials)
 					   100.0 * cell(lengths[l], (kind) k, level_of((kind) k), 1.5, phis[p], trials, 8));
 }
 
+/* An evidence told changed, with its interval [lo, hi] in its unit. */
+static void
+told(cmp_evidence *e, const char *name, cmp_ev_source source, double base, double new,
+	 double lo, double hi, double share)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->source = source;
+	e->unit = EU_MS;
+	e->has_base = e->has_new = true;
+	e->base = base;
+	e->new = new;
+	e->share = share;
+	e->change = (cmp_change) {.verdict = new > base ? CV_WORSE : CV_BETTER, .has_interval = true,
+	.change = new - base, .lo = lo, .hi = hi};
+	e->noise = cmp_ratio_noise(&e->change);
+}
+
+/*
+ * The rule table on hand-made diagnoses: a difference's rule before a
+ * warning's (a hot row while a checkpoint ran in one run), the server
+ * version when nothing changed, the time outside the server when no
+ * difference explains it.
+ */
+static void
+rules_order(void)
+{
+	static cmp_diagnosis d;
+
+	memset(&d, 0, sizeof(d));
+	d.breakdown.latency_base_ms = 2.1;
+	d.breakdown.latency_new_ms = 16.3;
+	d.ndiffs = 1;
+	d.diff[0] = (cmp_difference) {DK_VARIABLE, "-D range", "100000", "1", 100000, 1};
+	d.nwarnings = 1;
+	snprintf(d.warning[0].code, sizeof(d.warning[0].code), "checkpoints_one_side");
+	d.nevidence = 3;
+	told(&d.evidence[0], "LWLock:WALWrite", ES_WAIT, 1.2, 0.0, -1.6, -0.9, -0.08);
+	told(&d.evidence[1], "IO:WALSync", ES_WAIT, 0.25, 1.9, 0.5, 5.3, 0.12);
+	told(&d.evidence[2], "Lock:transactionid", ES_WAIT, 0.0, 13.0, 2.0, 25.0, 0.92);
+	cmp_diag_sentence(NULL, &d);
+	tap_ok(strcmp(d.evidence[0].name, "Lock:transactionid") == 0 && d.evidence[0].rank == 1,
+		   "a -D difference with lock waits ranks them first, before a warning's checkpoints (%s)",
+		   d.evidence[0].name);
+	tap_ok(strcmp(d.rule, "locks") == 0 && strstr(d.sentence, "-D range 100000 -> 1") != NULL,
+		   "... and the sentence names it: %s", d.sentence);
+
+	memset(&d, 0, sizeof(d));
+	d.breakdown.latency_base_ms = d.breakdown.latency_new_ms = 0.5;
+	d.ndiffs = 2;
+	d.diff[0] = (cmp_difference) {DK_SERVER, "server version", "15.20", "18.4", NAN, NAN};
+	d.diff[1] = (cmp_difference) {DK_CONNECTION, "connection.host", "/a", "/b", NAN, NAN};
+	cmp_diag_sentence(NULL, &d);
+	tap_ok(strcmp(d.rule, "version") == 0, "two majors and nothing changed: the version (%s)", d.sentence);
+
+	memset(&d, 0, sizeof(d));
+	d.breakdown.latency_base_ms = 0.16;
+	d.breakdown.latency_new_ms = 4.6;
+	d.nevidence = 1;
+	told(&d.evidence[0], "time outside the server", ES_OUTSIDE, 0.16, 4.58, 1.0, 14.0, 0.99);
+	cmp_diag_sentence(NULL, &d);
+	tap_ok(strcmp(d.rule, "network") == 0 && d.evidence[0].rank == 1,
+		   "no difference, the time outside the server: the network rule (%s)", d.sentence);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -242,6 +307,7 @@ main(int argc, char **argv)
 		table(atoi(argv[1]));
 		return 0;
 	}
+	rules_order();
 	for (int k = 0; k < K_NKINDS; k++)
 		for (size_t p = 0; p < sizeof(phis) / sizeof(phis[0]); p++)
 			for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++)
