@@ -3,7 +3,9 @@
  *
  * Owns the syntax: operator precedence and associativity (SQL-like, as
  * pgbench has them), literals, function calls, CASE, IS [NOT] ...  Trees
- * are built with the constructors of expr.c; the scanner is exprscan.l.
+ * are built with the constructors of src/script/expr_build.c; the scanner
+ * is exprscan.l, which also keeps the error record.  Called by expr.c
+ * (expr_parse), it calls only down, into those two (expr_build.h).
  *
  * Where an error is reported matters (pgbench shows a caret at the end of
  * the last token read), so actions that can fail run on reductions that
@@ -26,13 +28,8 @@ typedef struct expr_word
 	int			len;
 } expr_word;
 
-/* Arguments of a call, or the WHEN/THEN pairs of a CASE, while parsing. */
-typedef struct expr_arglist
-{
-	expr_node **items;
-	int			count;
-	int			capacity;
-} expr_arglist;
+/* Arguments or WHEN/THEN pairs while parsing (expr_build.h). */
+struct expr_arglist;
 
 /* Everything one expr_parse() call shares between scanner and parser. */
 typedef struct expr_parse_state
@@ -65,36 +62,28 @@ void		expr_scan_to_end_of_line(void *scanner);
 void		expr_scan_end(void *scanner);
 
 /*
- * Record an error at the end of the last matched text.  Scanner errors
- * replace an earlier error (pgbench keeps scanning to the end of the line
- * and the last scanner error wins); parser errors keep the first one.
+ * Record an error in *ps->err at the end of the last matched text, for
+ * the scanner, the parser and expr.c alike.  Scanner errors replace an
+ * earlier error (pgbench keeps scanning to the end of the line and the
+ * last scanner error wins); the others keep the first one.
  */
 void		expr_set_error(expr_parse_state *ps, bool from_scanner,
 						   const char *message, const char *detail,
 						   int detail_len);
-
-/* Tree side (expr.c). */
-expr_node  *expr_make_int(int64_t value);
-expr_node  *expr_make_double(double value);
-expr_node  *expr_make_bool(bool value);
-expr_node  *expr_make_null(void);
-expr_node  *expr_make_variable(expr_parse_state *ps, const char *name, int len);
-expr_node  *expr_make_binary(expr_func func, expr_node *left, expr_node *right);
-expr_node  *expr_make_unary(expr_func func, expr_node *arg);
-expr_node  *expr_make_call(expr_parse_state *ps,
-						   const expr_function_info *info, expr_arglist *args);
-expr_node  *expr_make_case(expr_arglist *pairs, expr_node *otherwise);
-const expr_function_info *expr_find_function(expr_parse_state *ps,
-											 const char *name, int len);
-
-expr_arglist *expr_arglist_new(void);
-void		expr_arglist_push(expr_arglist *list, expr_node *node);
-void		expr_arglist_free(expr_arglist *list);
 }
 
 %code
 {
+#include <string.h>
+
+#include "script/expr_build.h"
+
 static void expr_yyerror(void *scanner, expr_parse_state *ps, const char *message);
+static const expr_function_info *expr_parse_function(expr_parse_state *ps,
+													 expr_word name);
+static expr_node *expr_parse_call(expr_parse_state *ps,
+								  const expr_function_info *info,
+								  expr_arglist *args);
 }
 
 %define api.pure full
@@ -112,7 +101,7 @@ static void expr_yyerror(void *scanner, expr_parse_state *ps, const char *messag
 	expr_word	word;
 	const expr_function_info *func;
 	expr_node  *node;
-	expr_arglist *list;
+	struct expr_arglist *list;
 }
 
 %token <ival> INTEGER_CONST
@@ -195,10 +184,11 @@ expr:
 	| DOUBLE_CONST				{ $$ = expr_make_double($1); }
 	| BOOLEAN_CONST				{ $$ = expr_make_bool($1); }
 	| NULL_CONST				{ $$ = expr_make_null(); }
-	| VARIABLE					{ $$ = expr_make_variable(ps, $1.text, $1.len); }
+	| VARIABLE
+		{ $$ = expr_make_variable(ps->symtab, $1.text, (size_t) $1.len); }
 	| function '(' args ')'
 		{
-			$$ = expr_make_call(ps, $1, $3);
+			$$ = expr_parse_call(ps, $1, $3);
 			if ($$ == NULL)
 				YYABORT;
 		}
@@ -208,7 +198,7 @@ expr:
 function:
 	FUNCTION
 		{
-			$$ = expr_find_function(ps, $1.text, $1.len);
+			$$ = expr_parse_function(ps, $1);
 			if ($$ == NULL)
 				YYABORT;
 		}
@@ -250,4 +240,31 @@ expr_yyerror(void *scanner, expr_parse_state *ps, const char *message)
 {
 	(void) scanner;
 	expr_set_error(ps, false, message, NULL, 0);
+}
+
+/* The function a name calls; NULL, with the error recorded, when none. */
+static const expr_function_info *
+expr_parse_function(expr_parse_state *ps, expr_word name)
+{
+	const expr_function_info *info = expr_function_lookup_n(name.text, (size_t) name.len);
+
+	if (info == NULL)
+		expr_set_error(ps, false, "unexpected function name", name.text, name.len);
+	return info;
+}
+
+/*
+ * The call node, checked as soon as its ')' is read; NULL, with the error
+ * recorded (the function's name as its detail), when the arity is wrong.
+ */
+static expr_node *
+expr_parse_call(expr_parse_state *ps, const expr_function_info *info,
+				expr_arglist *args)
+{
+	const char *problem;
+	expr_node  *node = expr_make_call(ps->symtab, info, args, &problem);
+
+	if (node == NULL)
+		expr_set_error(ps, false, problem, info->name, (int) strlen(info->name));
+	return node;
 }

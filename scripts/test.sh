@@ -9,20 +9,30 @@
 # distribution's.  Arguments go to meson test (--suite server: only the
 # tests that depend on the server); TEST_LOGBASE names meson's log
 # (default testlog: meson-logs/testlog.json); BUILD_ONLY=1 only builds.
+# Warnings are errors (meson's -Dwerror=true, as in CI), also in a build
+# directory set up before without it; WERROR=0 builds with them as warnings.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 start=$(date +%s)
 bash scripts/deps.sh test
+werror=true
+[ "${WERROR:-1}" = 0 ] && werror=false
 if [ "${SANITIZE:-0}" = 1 ]; then
 	dir=build-asan
-	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir -Dwerror=$werror -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
 	dir=build
-	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir >/dev/null
+	[ -f $dir/build.ninja ] || rm -rf $dir; [ -f $dir/build.ninja ] || meson setup $dir -Dwerror=$werror >/dev/null
 fi
+# a directory set up otherwise (scripts/check-static.sh's, a developer's):
+# reconfigured only when its werror differs, since .ci/run runs this script
+# on one build directory twice at once
+have=$(perl -MJSON::PP -0777 -ne 'for (@{ decode_json($_) }) { print $_->{value} ? "true" : "false" if $_->{name} eq "werror" }' \
+	"$dir/meson-info/intro-buildoptions.json" 2>/dev/null || true)
+[ "$have" = "$werror" ] || meson configure $dir -Dwerror=$werror >/dev/null
 meson compile -C $dir
 built=$(date +%s)
 # BUILD_ONLY=1: the build alone (.ci/run builds ahead while a suite runs)

@@ -160,7 +160,19 @@ client_step_failing(client *c, client_env *env, pg_time_usec_t *now, bool *yield
 			client_disconnect(c);
 			*yield = true;
 			return c->state;
-		default:
+		/* client_step's own: never passed here */
+		case CSTATE_CHOOSE_SCRIPT:
+		case CSTATE_PREPARE_THROTTLE:
+		case CSTATE_THROTTLE:
+		case CSTATE_STAGE_IDLE:
+		case CSTATE_START_TX:
+		case CSTATE_CONNECTING:
+		case CSTATE_START_COMMAND:
+		case CSTATE_WAIT_PREPARE:
+		case CSTATE_WAIT_RESULT:
+		case CSTATE_SLEEP:
+		case CSTATE_END_COMMAND:
+		case CSTATE_END_TX:
 			break;
 	}
 	*yield = true;
@@ -254,9 +266,19 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 									 CSTATE_END_COMMAND);
 			*yield = next == CSTATE_SLEEP;
 			return next;
-		default:
+		case CSTATE_ERROR:
+		case CSTATE_DISCARD_PIPELINE:
+		case CSTATE_WAIT_ROLLBACK:
+		case CSTATE_RETRY:
+		case CSTATE_FAILURE:
+		case CSTATE_RECONNECT_WAIT:
+		case CSTATE_ABORTED:
+		case CSTATE_FINISHED:
 			return client_step_failing(c, env, now, yield);
 	}
+	/* no state of the enum (overwritten memory): stay, and yield */
+	*yield = true;
+	return c->state;
 }
 
 /*

@@ -40,7 +40,16 @@ transaction_in_flight(client_state state)
 		case CSTATE_RETRY:
 		case CSTATE_FAILURE:
 			return true;
-		default:
+		case CSTATE_CHOOSE_SCRIPT:
+		case CSTATE_PREPARE_THROTTLE:
+		case CSTATE_THROTTLE:
+		case CSTATE_STAGE_IDLE:
+		case CSTATE_START_TX:
+		case CSTATE_CONNECTING:
+		case CSTATE_END_TX:
+		case CSTATE_RECONNECT_WAIT:
+		case CSTATE_ABORTED:
+		case CSTATE_FINISHED:
 			break;
 	}
 	return false;
@@ -128,7 +137,24 @@ client_reconnect_after(client *c, client_env *env, client_state from, pg_time_us
 			if (c->down_since > 0)
 				end_outage(c, env, client_now(now), false);
 			break;
-		default:
+		/* no outage begins or ends in any other state */
+		case CSTATE_CHOOSE_SCRIPT:
+		case CSTATE_PREPARE_THROTTLE:
+		case CSTATE_THROTTLE:
+		case CSTATE_STAGE_IDLE:
+		case CSTATE_CONNECTING:
+		case CSTATE_START_COMMAND:
+		case CSTATE_WAIT_PREPARE:
+		case CSTATE_WAIT_RESULT:
+		case CSTATE_SLEEP:
+		case CSTATE_END_COMMAND:
+		case CSTATE_ERROR:
+		case CSTATE_DISCARD_PIPELINE:
+		case CSTATE_WAIT_ROLLBACK:
+		case CSTATE_RETRY:
+		case CSTATE_FAILURE:
+		case CSTATE_END_TX:
+		case CSTATE_RECONNECT_WAIT:
 			break;
 	}
 	return c->state;

@@ -192,10 +192,14 @@ handle_result(client *c, client_env *env, const command *cmd, pgb_result **resp)
 				return true;
 			}
 			/* FALLTHROUGH */
-		default:
-			abort_sql(c, env, res, c->qrynum);
-			return false;
+		case PGB_RES_BAD_RESPONSE:
+		case PGB_RES_SINGLE_TUPLE:
+		case PGB_RES_PIPELINE_ABORTED:
+			break;
 	}
+	/* those, and a status a later libpq adds: the command failed */
+	abort_sql(c, env, res, c->qrynum);
+	return false;
 }
 
 /* \gset looks at the last result of the command only. */

@@ -138,7 +138,18 @@ run_conditional(const metacmd_env *env, const command *cmd, metacmd_outcome *out
 			/* reached in sequence: the branch before it ran */
 			out->next_command = cmd->jump_end + 1;
 			return;
-		default:				/* META_ENDIF */
+		/* \endif does nothing; the rest are not conditionals (never passed here) */
+		case META_ENDIF:
+		case META_NONE:
+		case META_SET:
+		case META_SETSHELL:
+		case META_SHELL:
+		case META_SLEEP:
+		case META_GSET:
+		case META_ASET:
+		case META_STARTPIPELINE:
+		case META_SYNCPIPELINE:
+		case META_ENDPIPELINE:
 			return;
 	}
 }
@@ -379,7 +390,7 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 				return meta_failed(env, out, "syncpipeline", "failed to send a pipeline sync");
 			out->syncs_sent = 1;
 			return;
-		default:				/* META_ENDPIPELINE */
+		case META_ENDPIPELINE:
 			if (pgb_session_pipeline(conn) != PGB_PIPELINE_ON)
 				return meta_failed(env, out, "endpipeline", "not in pipeline mode");
 			if (!pgb_session_pipeline_sync(conn))
@@ -387,6 +398,19 @@ run_pipeline_command(const metacmd_env *env, const command *cmd, metacmd_outcome
 			out->syncs_sent = 1;
 			/* collect every pending result up to the sync */
 			out->next = METACMD_PIPELINE_RESULTS;
+			return;
+		/* not pipeline commands: metacmd_execute passes none of them here */
+		case META_NONE:
+		case META_SET:
+		case META_SETSHELL:
+		case META_SHELL:
+		case META_SLEEP:
+		case META_GSET:
+		case META_ASET:
+		case META_IF:
+		case META_ELIF:
+		case META_ELSE:
+		case META_ENDIF:
 			return;
 	}
 }
@@ -481,8 +505,11 @@ metacmd_execute(const metacmd_env *env, const command *cmd, pg_time_usec_t now,
 		case META_ENDPIPELINE:
 			run_pipeline_command(env, cmd, out);
 			return;
-		default:
-			meta_failed(env, out, cmd->argv[0], "invalid meta-command");
-			return;
+		/* the marks of SQL commands, not meta-commands */
+		case META_NONE:
+		case META_GSET:
+		case META_ASET:
+			break;
 	}
+	meta_failed(env, out, cmd->argv[0], "invalid meta-command");
 }

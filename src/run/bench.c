@@ -306,7 +306,7 @@ init_workers(bench_state *bs, random_seed *seed)
 		w->cfg = ctx;
 		w->shared = &bs->shared;
 		w->clients = &bs->clients[dealt];
-		w->nclients = (ctx->nclients - dealt + ctx->nthreads - i - 1) / (ctx->nthreads - i);
+		w->nclients = bench_deal(ctx->nclients, ctx->nthreads, i, dealt);
 		random_state_init(seed, &w->env.choose_rs);
 		random_state_init(seed, &w->env.throttle_rs);
 		random_state_init(seed, &w->sample_rs);
@@ -431,9 +431,7 @@ run_workers(bench_state *bs, pg_time_usec_t *start_time)
 
 	*start_time = pgb_time_now();
 	sh->origin = *start_time;
-	/* -T counts after the warm-up */
-	if (ctx->duration > 0)
-		sh->end_time = *start_time + (pg_time_usec_t) 1000000 * (ctx->duration + ctx->warmup);
+	sh->end_time = bench_deadline(ctx, *start_time);	/* 0: no -T */
 
 	/*
 	 * Without -P the main thread has nothing to do but join, so it runs
@@ -550,50 +548,36 @@ write_html(bench_state *bs, const report_figures *f, const report_ending *end)
 
 /*
  * Sum the workers' statistics into total and fill in what the figures
- * need.  A client that did not finish aborted, unless a signal stopped
- * it.  false when out of memory.
+ * need (bench_window: when they start, whether the run was aborted).
+ * false when out of memory.
  */
 static bool
 merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_input *in,
 			  int signo)
 {
 	const run_config *ctx = &bs->cfg;
-	pg_time_usec_t bench_start = 0;
-	pg_time_usec_t measure_start = 0;	/* after a warm-up, its end */
+	bench_window win;
 
 	if (!stats_run_init(total, ctx->scripts->nscripts, ctx->total_commands) ||
 		(ctx->keep_hist && !stats_run_enable_hist(total, ctx->per_script_stats)))
 		return false;
 	memset(in, 0, sizeof(*in));
-	in->busiest_thread_cpu_pct = -1;
+	bench_window_init(&win);
 	for (int i = 0; i < ctx->nthreads; i++)
 	{
 		worker_summary ws = worker_summarize(&bs->workers[i]);
 
-		if (ws.aborted > 0 || (signo == 0 && ws.finished < ws.nclients))
-			in->aborted = true;
+		bench_window_add(&win, &ws, i, signo);
 		stats_run_merge(total, ws.stats);
-		if (ws.busy_share >= 0 && 100 * ws.busy_share > in->busiest_thread_cpu_pct)
-		{
-			in->busiest_thread_cpu_pct = 100 * ws.busy_share;
-			in->busiest_thread = i;
-		}
-		if (bench_start == 0 || ws.bench_start < bench_start)
-			bench_start = ws.bench_start;
-		if (measure_start == 0 || ws.measure_start < measure_start)
-			measure_start = ws.measure_start;
 	}
+	/* the run ends at the join: the monitor's reads after it are not in it */
+	bench_window_report(&win, bs->shared.origin, bs->joined_at, in);
 	in->cfg = ctx;
 	in->scale = info->scale;
 	in->partition_method = info->method;
 	in->partitions = info->partitions;
 	in->stats = total;
-	/* the run ends at the join: the monitor's reads after it are not in it */
-	in->bench_duration = bs->joined_at - measure_start;
-	in->conn_elapsed = bench_start - bs->shared.origin;
-	in->warmup_elapsed = measure_start - bench_start;
 	in->server_version = bs->server_version;
-	in->start_time = bs->shared.origin;
 	in->target = &bs->target;
 	in->rendezvous = bs->shared.rendezvous != NULL ? &bs->rv.info : NULL;
 	in->run_id = bs->run_id;
@@ -604,17 +588,17 @@ merge_workers(bench_state *bs, const table_info *info, stats_run *total, report_
 }
 
 /*
- * After the run: the text report (not after --exit-on-abort, as pgbench),
- * the JSON document, log errors, and the exit code: 0, 2 when a client
- * aborted or a log or the document could not be written, 128 + the
- * signal when one stopped the run.
+ * After the run: the report files, the text report (not after
+ * --exit-on-abort, as pgbench), the thresholds, log errors, and the exit
+ * code (bench_exit_code).
  */
 static int
 finish_run(bench_state *bs, const table_info *info)
 {
 	int			signo = interrupt_signal();
 	bool		exit_on_abort = signo == 0 && atomic_load(&bs->shared.abort_stop);
-	int			exit_code = 0;
+	bool		files_failed;
+	bool		logs_failed;
 	stats_run	total;
 	report_input in;
 	report_figures figures;
@@ -644,10 +628,8 @@ finish_run(bench_state *bs, const table_info *info)
 
 	/* the report files first: a closed stdout ends the text, nothing else */
 	signal(SIGPIPE, SIG_IGN);
-	if (!write_json(bs, &figures, &end) || in.aborted)
-		exit_code = 2;
-	if (!write_html(bs, &figures, &end))
-		exit_code = 2;
+	files_failed = !write_json(bs, &figures, &end);
+	files_failed = !write_html(bs, &figures, &end) || files_failed;
 	if (!exit_on_abort)
 		report_print_ending(bs->text_out, &figures, &end);
 	for (int i = 0; i < figures.extra.nthresholds; i++)
@@ -666,19 +648,13 @@ finish_run(bench_state *bs, const table_info *info)
 	figures_free(&figures);
 	stats_run_free(&total);
 	free(thresholds);
-	if (thresholds_failed > 0 && exit_code == 0)
-		exit_code = THRESHOLD_EXIT_FAILED;
 
-	if (report_log_errors(bs))
-		exit_code = 2;
+	logs_failed = report_log_errors(bs);
 	if (in.aborted && !exit_on_abort)
 		diag_error("Run was aborted; the above results are incomplete.");
 	if (signo != 0)
-	{
 		diag_info("run was interrupted by signal %s after %.3f s", end.signal, shown_s);
-		exit_code = 128 + signo;
-	}
-	return exit_code;
+	return bench_exit_code(signo, in.aborted, files_failed, logs_failed, thresholds_failed);
 }
 
 /*
@@ -785,8 +761,7 @@ bench_run(const pgb_options *opts)
 			goto done;
 		}
 		rendezvous_bind(&bs.rv, &bs.shared.origin, &bs.shared.end_time,
-						bs.cfg.duration > 0 ? bs.cfg.duration + bs.cfg.warmup : 0,
-						&bs.rv_error);
+						bench_run_seconds(&bs.cfg), &bs.rv_error);
 		bs.shared.rendezvous = &bs.rv;
 	}
 	if (bs.cfg.server_stats)

@@ -19,10 +19,10 @@
 #include "pgbench/report/sweep.h"
 #include "pgbench/report/threshold.h"
 #include "pgbench/run/bench.h"
+#include "sweep_int.h"
 
-/* The exit status of the steps so far and of the step that ended with rc. */
-static int
-worse_status(int so_far, int rc)
+int
+sweep_worse_status(int so_far, int rc)
 {
 	/* a signal, then a failure to start, then an abort, then a threshold */
 	static const int order[] = {0, 3, 2, 1};
@@ -39,6 +39,19 @@ worse_status(int so_far, int rc)
 			b = i;
 	}
 	return b > a ? rc : so_far;
+}
+
+sweep_next
+sweep_after_step(const pgb_sweep *sw, int k, int step_rc, int signo, const sweep_knee *knee)
+{
+	if (step_rc == 1 || step_rc >= 128)
+		return SWEEP_END_FAILED;	/* a step that could not start, or a signal: no more */
+	if (signo != 0)
+		return SWEEP_END_SIGNAL;
+	if (sw->stop_on != SWEEP_STOP_NONE && k + 1 < sw->nsteps && knee->decided &&
+		(sw->stop_on == SWEEP_STOP_KNEE || knee->by_slo))
+		return SWEEP_END_STOP_ON;
+	return SWEEP_NEXT_STEP;
 }
 
 /* The value of step k into the step's options; false when it cannot be. */
@@ -116,6 +129,8 @@ sweep_run(pgb_options *opts)
 		char		path[4200];
 		char		log_prefix[4200];
 		int			step_rc;
+		sweep_knee	knee;
+		sweep_next	next;
 
 		snprintf(path, sizeof(path), "%s/step-%d.json", tdir, k + 1);
 		/* -l: each step's logs of their own, PREFIX_stepK.PID[.TID] */
@@ -126,7 +141,7 @@ sweep_run(pgb_options *opts)
 		if (!apply_step(opts, &step, vslot, k))
 		{
 			diag_error("out of memory");
-			rc = worse_status(rc, 1);
+			rc = sweep_worse_status(rc, 1);
 			break;
 		}
 		fprintf(stderr, "sweep: step %d of %d, %s = %s (about %d s left)\n", k + 1, sw->nsteps,
@@ -135,35 +150,28 @@ sweep_run(pgb_options *opts)
 				sw->name, sw->texts[k]);
 		fflush(stdout);
 		step_rc = bench_run(&step);
-		rc = worse_status(rc, step_rc);
+		rc = sweep_worse_status(rc, step_rc);
 		if (!sweep_table_add(t, sw->texts[k], sw->values[k], step_rc, path))
-			rc = worse_status(rc, 2);
+			rc = sweep_worse_status(rc, 2);
 		unlink(path);
-		if (step_rc == 1 || step_rc >= 128)
-			break;				/* a step that could not start, or a signal: no more */
-		if (interrupt_signal() != 0)
+		knee = sweep_table_knee(t);
+		next = sweep_after_step(sw, k, step_rc, interrupt_signal(), &knee);
+		if (next == SWEEP_END_SIGNAL)
 		{
 			fprintf(stderr, "sweep: interrupted by signal %s after step %d of %d\n",
 					interrupt_signal_name(interrupt_signal()), k + 1, sw->nsteps);
-			rc = worse_status(rc, 128 + interrupt_signal());
+			rc = sweep_worse_status(rc, 128 + interrupt_signal());
+		}
+		else if (next == SWEEP_END_STOP_ON)
+			fprintf(stderr, "sweep: stopped after step %d of %d (--sweep-stop-on=%s)\n", k + 1,
+					sw->nsteps, sw->stop_on == SWEEP_STOP_KNEE ? "knee" : "slo");
+		if (next != SWEEP_NEXT_STEP)
 			break;
-		}
-		if (sw->stop_on != SWEEP_STOP_NONE && k + 1 < sw->nsteps)
-		{
-			sweep_knee	knee = sweep_table_knee(t);
-
-			if (knee.decided && (sw->stop_on == SWEEP_STOP_KNEE || knee.by_slo))
-			{
-				fprintf(stderr, "sweep: stopped after step %d of %d (--sweep-stop-on=%s)\n", k + 1,
-						sw->nsteps, sw->stop_on == SWEEP_STOP_KNEE ? "knee" : "slo");
-				break;
-			}
-		}
 	}
 	interrupt_disarm();
 	rmdir(tdir);
 	if (!sweep_table_finish(t, stdout, sw->nsteps, opts->report_json, opts->report_html))
-		rc = worse_status(rc, 2);
+		rc = sweep_worse_status(rc, 2);
 	sweep_table_free(t);
 	return rc;
 }

@@ -5,9 +5,11 @@
  * (sums, extremes, overflow), and the store: chunks in memory, spilled to
  * the temporary file and read back, replaced, and gaps filled.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pgbench/stats/timeline.h"
 #include "tap.h"
@@ -124,6 +126,39 @@ test_merge(void)
 	tap_ok(!timeline_record_merge(&acc, &r), "a bucket overflow is refused");
 }
 
+/*
+ * Free tl twice: the first frees its chunks and closes its spill file, and
+ * leaves nothing that a second could free or close again.  The spill
+ * file's descriptor number is taken again in between (as another open in
+ * a run would take it): the second free must leave that one open.
+ */
+static void
+free_twice(timeline *tl, bool spill)
+{
+	const char *mode = spill ? "spill" : "memory";
+	int			fd = tl->fd_open ? tl->fd : -1;
+	int			other;
+
+	timeline_free(tl);
+	tap_ok(tl->chunks == NULL && tl->nchunks == 0 && tl->n == 0 && !tl->fd_open,
+		   "%s: freed, nothing left to free or close again", mode);
+	if (spill)
+	{
+		tap_ok(fd >= 0 && fcntl(fd, F_GETFD) == -1, "spill: the file's descriptor is closed");
+		other = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && other >= 0 && other != fd)
+		{
+			(void) dup2(other, fd);
+			close(other);
+		}
+	}
+	timeline_free(tl);
+	tap_ok(tl->chunks == NULL && !tl->fd_open && (fd < 0 || fcntl(fd, F_GETFD) != -1),
+		   "%s: freed twice, and the second closed no descriptor", mode);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void
 test_store(bool spill)
 {
@@ -153,9 +188,7 @@ test_store(bool spill)
 	tap_ok(timeline_get(&tl, n, &r) && r.sources == 0 && r.start_us == n * SEC &&
 		   r.end_us == (n + 1) * SEC, "a gap record is empty, with its interval");
 	tap_ok(!timeline_get(&tl, n + 3, &r) && !timeline_get(&tl, -1, &r), "out of range: false");
-	timeline_free(&tl);
-	timeline_free(&tl);
-	tap_ok(true, "freed twice");
+	free_twice(&tl, spill);
 }
 
 int
@@ -168,8 +201,11 @@ main(void)
 	test_merge();
 	test_store(false);
 	test_store(true);
+	/* fd 0 open (stdin, else /dev/null takes it): the zeroed fd field */
+	if (fcntl(0, F_GETFD) == -1)
+		(void) open("/dev/null", O_RDONLY);
 	memset(&zero, 0, sizeof(zero));
 	timeline_free(&zero);
-	tap_ok(true, "a zeroed timeline frees (closes no fd 0)");
+	tap_ok(fcntl(0, F_GETFD) != -1, "a zeroed timeline frees, and closes no fd 0");
 	return tap_done();
 }

@@ -182,9 +182,12 @@ expr_int_op(expr_prog_opcode op, int64_t l, int64_t r, int64_t *res)
 		case EXPR_OP_DIV:
 		case EXPR_OP_MOD:
 			return expr_int_divide(op == EXPR_OP_DIV, l, r, res);
-		default:
-			return "unexpected operator";
+		case EXPR_OP_CONST:
+		case EXPR_OP_VAR:
+		case EXPR_OP_RANDOM:
+			break;
 	}
+	return "unexpected operator";
 }
 
 /* One row of the function table: name as written, arity (-1 variadic). */
