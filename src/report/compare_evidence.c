@@ -86,25 +86,6 @@ used_at(const used_points *u, int i)
 	return used_point(p, u->interval_s, u->warmup_s) ? p : NULL;
 }
 
-static int
-double_cmp(const void *x, const void *y)
-{
-	double		a = *(const double *) x,
-				b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
-/* The median of v[0 .. n - 1] (sorted in place); NAN when n is 0. */
-static double
-median(double *v, int n)
-{
-	if (n == 0)
-		return NAN;
-	qsort(v, (size_t) n, sizeof(double), double_cmp);
-	return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 /* The host's CPU seconds of a point by state, summed; false when one is missing. */
 static bool
 host_seconds(const json_value *p, double *total, double *idle)
@@ -156,7 +137,7 @@ median_over_points(const json_value *doc, int which)
 		if (isfinite(x))
 			v[n++] = x;
 	}
-	m = median(v, n);
+	m = cmp_median(v, n);
 	free(v);
 	return m;
 }

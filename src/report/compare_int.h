@@ -213,6 +213,12 @@ void		cmp_batches_estimate(const double *y, bool ratio, double phi, double cauti
 								 double xvar, cmp_estimate *e);
 
 /*
+ * The estimate from repeated runs (compare_series.c): n of nruns runs'
+ * values y (logarithms when ratio), the run the unit.
+ */
+void		cmp_runs_estimate(const double *y, int n, int nruns, bool ratio, cmp_estimate *e);
+
+/*
  * The verdict on out->base and out->new (filled): the interval when both
  * estimate, else the bound on the intervals' medians (bound_sds of
  * their spreads), else why not.  ratio: the estimates are logarithms and

@@ -155,54 +155,6 @@ ratio_estimate(const cmp_ratio_series *s, const double *x, const double *quantum
 	free(tmp);
 }
 
-/* The estimate from repeated runs: each run's own level. */
-static void
-ratio_runs_estimate(const double *level, int nruns, cmp_estimate *e)
-{
-	cmp_summary sum;
-
-	memset(e, 0, sizeof(*e));
-	e->runs = true;
-	e->batches = e->n = nruns;
-	cmp_summarize(level, nruns, &sum);
-	e->mean = sum.mean;
-	e->var = nruns > 0 ? sum.var / nruns : 0.0;
-	e->df = nruns - 1;
-	e->spread = sqrt(sum.var);
-	e->ess = nruns;
-	if (nruns < CMP_MIN_RUNS)
-	{
-		e->reason = CR_FEW_RUNS;
-		e->needed = CMP_MIN_RUNS;
-	}
-	else if (sum.var <= 0.0)
-		e->reason = CR_NO_SPREAD;
-	else
-		e->ok = true;
-}
-
-/* The q-quantile of x[0 .. n - 1] (sorted in place), the nearest rank. */
-static double
-quantile(double *x, int n, double q)
-{
-	int			k;
-
-	for (int i = 1; i < n; i++)
-	{
-		double		v = x[i];
-		int			j = i;
-
-		while (j > 0 && x[j - 1] > v)
-		{
-			x[j] = x[j - 1];
-			j--;
-		}
-		x[j] = v;
-	}
-	k = (int) floor(q * (n - 1) + 0.5);
-	return x[k < 0 ? 0 : k >= n ? n - 1 : k];
-}
-
 /*
  * An evidence absent from every interval of one run (za of them, none
  * non-zero) and present in nine of ten of the other's (x, nx): a change
@@ -228,8 +180,8 @@ judge_presence(const double *zero, int nz, double *x, int nx, bool gone, double 
 		present += x[i] > 0.0;
 	if (10 * present < 9 * nx)
 		return false;
-	lo = quantile(x, nx, 0.1);
-	hi = quantile(x, nx, 0.9);
+	lo = cmp_quantile(x, nx, 0.1);
+	hi = cmp_quantile(x, nx, 0.9);
 	if (!(lo > 0.0) || !(hi > lo))
 		return false;
 	out->bound = true;
@@ -308,8 +260,8 @@ cmp_ratio_change(const cmp_ratio_side *a, const cmp_ratio_side *b, cmp_change *o
 		return;
 	}
 	/* a side of one run has its level only (runs on one side: cannot tell) */
-	ratio_runs_estimate(a->nruns > 1 ? a->run_level : &a->level, a->nruns, &out->base);
-	ratio_runs_estimate(b->nruns > 1 ? b->run_level : &b->level, b->nruns, &out->new);
+	cmp_runs_estimate(a->nruns > 1 ? a->run_level : &a->level, a->nruns, a->nruns, false, &out->base);
+	cmp_runs_estimate(b->nruns > 1 ? b->run_level : &b->level, b->nruns, b->nruns, false, &out->new);
 	out->change = b->level - a->level;
 	cmp_judge_estimates(out, false, false, cmp_evidence_bound_sds);
 }

@@ -426,27 +426,20 @@ cmp_plan_batches(int nx, int intervals, double phi, cmp_estimate *e)
 	return true;
 }
 
-/* The estimate of figure f from the runs of side, each run's own figure. */
-static void
-runs_estimate(const cmp_side *side, cmp_figure f, cmp_estimate *e)
+void
+cmp_runs_estimate(const double *y, int n, int nruns, bool ratio, cmp_estimate *e)
 {
-	double	   *y = pgb_malloc((size_t) side->nruns * sizeof(double));
 	cmp_summary sum;
-	int			n = 0;
 
 	e->runs = true;
-	e->batches = e->n = side->nruns;
-	for (int k = 0; k < side->nruns; k++)
-		if (side->runs[k].has_point[f] && to_scale(f, side->runs[k].point[f], &y[n]))
-			n++;
+	e->batches = e->n = nruns;
 	cmp_summarize(y, n, &sum);
-	free(y);
 	e->mean = sum.mean;
 	e->var = n > 0 ? sum.var / n : 0.0;
 	e->df = n - 1;
-	e->spread = ratio_figure(f) ? expm1(sqrt(sum.var)) : sqrt(sum.var);
+	e->spread = ratio ? expm1(sqrt(sum.var)) : sqrt(sum.var);
 	e->ess = n;
-	if (n < side->nruns)
+	if (n < nruns)
 		e->reason = CR_EMPTY_BATCH;
 	else if (n < CMP_MIN_RUNS)
 	{
@@ -457,6 +450,20 @@ runs_estimate(const cmp_side *side, cmp_figure f, cmp_estimate *e)
 		e->reason = CR_NO_SPREAD;
 	else
 		e->ok = true;
+}
+
+/* The estimate of figure f from the runs of side, each run's own figure. */
+static void
+runs_estimate(const cmp_side *side, cmp_figure f, cmp_estimate *e)
+{
+	double	   *y = pgb_malloc((size_t) side->nruns * sizeof(double));
+	int			n = 0;
+
+	for (int k = 0; k < side->nruns; k++)
+		if (side->runs[k].has_point[f] && to_scale(f, side->runs[k].point[f], &y[n]))
+			n++;
+	cmp_runs_estimate(y, n, side->nruns, ratio_figure(f), e);
+	free(y);
 	/* a run's percentile is read off its fine histogram (1/128) */
 	if (f >= CF_P50 && f <= CF_P99)
 		e->resolution = log1p(1.0 / (double) (1 << HIST_SUB_BITS));

@@ -151,6 +151,27 @@ sorted_median(const double *x, int n)
 	return n % 2 == 1 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+double
+cmp_median(double *x, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(x, (size_t) n, sizeof(double), cmp_double);
+	return sorted_median(x, n);
+}
+
+double
+cmp_quantile(double *x, int n, double q)
+{
+	int			k;
+
+	if (n <= 0)
+		return NAN;
+	qsort(x, (size_t) n, sizeof(double), cmp_double);
+	k = (int) floor(q * (n - 1) + 0.5);
+	return x[k < 0 ? 0 : k >= n ? n - 1 : k];
+}
+
 void
 cmp_median_spread(double *x, int n, double *median, double *spread)
 {

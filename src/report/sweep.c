@@ -122,6 +122,19 @@ top_wait(const json_value *root, sweep_row *r)
 	r->wait_backends = best > 0 && samples > 0 ? best / samples : NAN;
 }
 
+/*
+ * transactions.key of a report as a count: 0 when it is missing or no
+ * count (a step that failed to start writes none; a hostile report may
+ * write anything)
+ */
+static int64_t
+count_at(const json_value *root, const char *key)
+{
+	double		v = num_at(root, "transactions", key, NULL);
+
+	return v >= 0 && v <= (double) INT64_MAX / 4 ? (int64_t) v : 0;
+}
+
 /* The row's figures from its report's document. */
 static void
 read_row(const json_value *root, sweep_row *r)
@@ -135,8 +148,8 @@ read_row(const json_value *root, sweep_row *r)
 	r->offered = num_at(root, "settings", "rate_tps", NULL);
 	for (int p = 0; p < SWEEP_NPCT; p++)
 		r->pct_ms[p] = num_at(root, "latency_ms", "percentiles", sweep_pct_keys[p]);
-	r->processed = (int64_t) num_at(root, "transactions", "processed", NULL);
-	r->failed = (int64_t) num_at(root, "transactions", "failed", NULL);
+	r->processed = count_at(root, "processed");
+	r->failed = count_at(root, "failed");
 	r->failed_pct = r->processed + r->failed > 0
 		? 100.0 * (double) r->failed / (double) (r->processed + r->failed) : NAN;
 	r->client_busy_pct = num_at(root, "client", "busiest_thread_busy_pct", NULL);

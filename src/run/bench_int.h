@@ -12,7 +12,7 @@
 #include <libpq-fe.h>
 
 #include "pgbench/cli/options.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/run/bench.h"
 #include "pgbench/engine/thread.h"
 #include "pgbench/report/figures.h"
 #include "pgbench/report/threshold.h"

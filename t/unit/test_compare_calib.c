@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "compare_int.h"
+#include "sim_rng.h"
 #include "tap.h"
 
 typedef enum process
@@ -46,26 +47,6 @@ static const char *const process_name[P_COUNT] = {"i.i.d.", "AR(1) 0.5", "AR(1) 
 #define BASE_LATENCY_US 2000.0	/* the lognormal's median at BASE_TPS */
 #define LATENCY_SIGMA 0.5
 
-/* ---- a seeded generator (splitmix64), uniform and normal ------------------ */
-
-static uint64_t rng_state;
-
-static double
-uniform(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return ((double) (z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double
-normal(void)
-{
-	return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
-}
 
 /* A binomial draw: exact by inversion for small means, else normal. */
 static int64_t

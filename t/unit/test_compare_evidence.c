@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "compare_diag.h"
+#include "sim_rng.h"
 #include "tap.h"
 
 typedef enum kind
@@ -51,24 +52,6 @@ static const char *const kind_name[K_NKINDS] = {"counter", "wait", "spiky", "rar
 #define DRIFT 3.0
 #define DRIFT_TOTAL 0.2
 
-static uint64_t rng_state;
-
-static double
-uniform(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return ((double) (z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double
-normal(void)
-{
-	return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
-}
 
 /* A Poisson draw: by inversion for small means, else normal. */
 static double

@@ -43,6 +43,12 @@ void		cmp_summarize(const double *x, int n, cmp_summary *out);
  */
 void		cmp_median_spread(double *x, int n, double *median, double *spread);
 
+/* The median of x[0 .. n - 1] (sorted in place); NAN when n is 0. */
+double		cmp_median(double *x, int n);
+
+/* The q-quantile of x[0 .. n - 1] (sorted in place), the nearest rank; NAN when n is 0. */
+double		cmp_quantile(double *x, int n, double q);
+
 /*
  * Welch-Satterthwaite's degrees of freedom of the sum of two variances
  * of means, va and vb, estimated with dfa and dfb degrees of freedom;
