@@ -402,7 +402,8 @@ series_sum(cmp_ratio_side *into, const cmp_ratio_side *from)
 		memcpy(into->series.den, from->series.den, (size_t) from->series.n * sizeof(double));
 		into->series.n = from->series.n;
 	}
-	for (int i = 0; i < into->series.n && i < from->series.n; i++)
+	for (int i = 0; into->series.num != NULL && from->series.num != NULL &&
+		 i < into->series.n && i < from->series.n; i++)
 		into->series.num[i] += from->series.num[i];
 	into->series.quantum = fmax(into->series.quantum, from->series.quantum);
 	for (int k = 0; into->run_level != NULL && k < into->nruns; k++)

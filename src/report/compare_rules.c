@@ -301,7 +301,7 @@ static void
 order_rules(const cmp_diagnosis *d, double latency, int *pos)
 {
 	int			prio[NRULES],
-				idx[NRULES],
+				idx[NRULES] = {0},
 				n = 0;
 	double		str[NRULES];
 
