@@ -124,8 +124,8 @@ for my $m (@meta)
 
 # --- functions and operators -----------------------------------------
 
-my @funcs = slurp("$src/src/script/expr.c") =~ /\{"([a-z_0-9]+)",\s*-?\d+,\s*PGBF_[A-Z_0-9]+\}/g;
-cmp_ok(scalar @funcs, '>=', 20, 'functions found in src/script/expr.c');
+my @funcs = slurp("$src/src/script/expr_build.c") =~ /\{"([a-z_0-9]+)",\s*-?\d+,\s*PGBF_[A-Z_0-9]+\}/g;
+cmp_ok(scalar @funcs, '>=', 20, 'functions found in src/script/expr_build.c');
 my $exprsec = section('EXPRESSIONS') // '';
 for my $f (@funcs)
 {
