@@ -18,6 +18,8 @@
 #include "client_int.h"
 #include "pgbench/base/xalloc.h"
 
+bool		engine_general_only = false;
+
 /* ---- set-up ----------------------------------------------------------- */
 
 static void
@@ -56,7 +58,8 @@ client_init(client *c, int id, const run_config *cfg)
 	var_store_init(&c->vars, cfg->scripts->symtab);
 	copy_defines(&c->vars, cfg->defines);
 	c->prepared = pgb_calloc((size_t) cfg->total_commands, sizeof(bool));
-	c->pipelines = uses_pipelines(cfg->scripts);
+	/* the general path asks the session whether it is in a pipeline */
+	c->pipelines = engine_general_only || uses_pipelines(cfg->scripts);
 	client_ident_init(c, cfg);
 	/* sql_buf: made by the first text a command builds (client_sql_reserve) */
 	c->ectx.vars = &c->vars;
@@ -188,7 +191,8 @@ client_step_failing(client *c, client_env *env, pg_time_usec_t *now, bool *yield
  * its transaction; and where env->fuse_steps (client_env_set_flow), the
  * script's end into the transaction's and that into the next one's first
  * send.  The loop in client_advance would take them one after the other
- * to the same effect, at some 15 instructions a turn.
+ * to the same effect, at some 15 instructions a turn; under
+ * env->general_only it does (one state a step).
  */
 static client_state
 client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
@@ -205,7 +209,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			/* fall through */
 		case CSTATE_CHOOSE_SCRIPT:
 			next = client_choose_transaction(c, env);
-			if (next != CSTATE_START_TX)
+			if (next != CSTATE_START_TX || env->general_only)
 				return next;
 			/* fall through */
 		case CSTATE_START_TX:
@@ -233,7 +237,7 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			return next;
 		case CSTATE_WAIT_RESULT:
 			next = client_wait_result(c, env);
-			if (next != CSTATE_END_COMMAND)
+			if (next != CSTATE_END_COMMAND || env->general_only)
 			{
 				*yield = next == CSTATE_WAIT_RESULT;
 				return next;
@@ -241,11 +245,14 @@ client_step(client *c, client_env *env, pg_time_usec_t *now, bool *yield)
 			/* fall through */
 		case CSTATE_END_COMMAND:
 			client_end_command(c, env, now);
+			if (env->general_only)
+				return CSTATE_START_COMMAND;
 			/* fall through */
 		case CSTATE_START_COMMAND:
 	start_command:
 			/* the script's end, outside a pipeline: the transaction's
-			 * (client_current_command's NULL, without loading the command) */
+			 * (client_current_command's NULL, without loading the command;
+			 * the general path, c->pipelines, asks client_start_command) */
 			if (!c->pipelines && c->command >= c->cur_script->ncommands)
 			{
 				if (env->fuse_steps)
@@ -323,11 +330,13 @@ client_may_go_straight_on(const run_config *cfg)
 void
 client_env_set_flow(client_env *env, const run_config *cfg)
 {
-	env->straight_on = client_may_go_straight_on(cfg);
+	env->general_only = engine_general_only;
+	env->straight_on = !env->general_only && client_may_go_straight_on(cfg);
 	/* --reconnect's handling of a lost connection depends on the state the
 	 * step began in (client_reconnect_after): one state a step there */
 	env->fuse_steps = env->straight_on && !cfg->reconnect;
-	env->counts_only = !cfg->latency_measured && tx_sink_counts_only(&env->sink);
+	env->counts_only = !env->general_only && !cfg->latency_measured &&
+		tx_sink_counts_only(&env->sink);
 }
 
 void

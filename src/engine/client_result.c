@@ -13,8 +13,9 @@
  * Next result of the current command without blocking.  *fresh is true on
  * the first look after the socket became readable: then the input is read
  * at once (asking pgb_session_busy first would only parse an empty
- * buffer); afterwards pgb_session_consume runs only when the session
- * still lacks a whole result.  true: *res is the result, or NULL at the end of the command.
+ * buffer); afterwards, and always under env->general_only (the general
+ * path), pgb_session_consume runs only when the session still lacks a
+ * whole result.  true: *res is the result, or NULL at the end of the command.
  * false: the client leaves the state for *next, which is waiting (the
  * socket must become readable first) or ABORTED when the connection broke.
  */
@@ -38,7 +39,7 @@ static inline bool
 next_result(client *c, client_env *env, client_state waiting, bool *fresh,
 			pgb_result **res, client_state *next)
 {
-	if (*fresh || pgb_session_busy(c->conn))
+	if ((*fresh && !env->general_only) || pgb_session_busy(c->conn))
 	{
 		*fresh = false;
 		if (PGB_UNLIKELY(!pgb_session_consume(c->conn)))

@@ -243,7 +243,8 @@ client_start_command(client *c, client_env *env, pg_time_usec_t *now)
 
 	if (cmd->type == SQL_COMMAND)
 		next = send_sql(c, env, cmd);
-	else if (cmd->meta == META_SET && cmd->target_valid && !env->cfg->debug)
+	else if (cmd->meta == META_SET && cmd->target_valid && !env->cfg->debug &&
+			 !env->general_only)
 		next = run_set(c, env, cmd, now);
 	else
 		next = run_meta(c, env, cmd, now);

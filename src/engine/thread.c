@@ -338,7 +338,11 @@ follow_stages(worker *w, pg_time_usec_t now)
 	w->stage_due = now + CLIENT_STAGE_POLL_US / 2;
 }
 
-/* The earliest of the loop's timed chores: the one comparison a pass makes. */
+/*
+ * The earliest of the loop's timed chores: the one comparison a pass
+ * makes.  The general path (env.general_only) looks at each chore in
+ * every pass (run_due, due at once).
+ */
 static void
 set_due(worker *w)
 {
@@ -348,7 +352,7 @@ set_due(worker *w)
 		due = w->warm_end;
 	if (w->stage_due < due)
 		due = w->stage_due;
-	w->due_at = due;
+	w->due_at = w->env.general_only ? 0 : due;
 }
 
 /*
@@ -539,7 +543,8 @@ note_new_wait(worker *w, loop_state *ls, int i)
 /*
  * note_new_wait, but first the steady state, in line: the same socket
  * waited for again, to read a result (what client_wait would say of it,
- * with nothing to change).
+ * with nothing to change).  The general path (env.general_only) always
+ * asks note_new_wait.
  */
 static inline void
 note_wait(worker *w, loop_state *ls, int i)
@@ -547,7 +552,8 @@ note_wait(worker *w, loop_state *ls, int i)
 	loop_entry *e = &w->entries[i];
 	const client *c = &w->clients[i];
 
-	if (c->state == CSTATE_WAIT_RESULT && e->wait_kind == CWAIT_SOCKET &&
+	if (!w->env.general_only &&
+		c->state == CSTATE_WAIT_RESULT && e->wait_kind == CWAIT_SOCKET &&
 		e->wait_fd == c->sock && e->wait_event == WAITSET_READ)
 	{
 		e->wake_at = 0;
@@ -577,13 +583,17 @@ connect_wake(const worker *w, int i, pg_time_usec_t wake)
 	return wake;
 }
 
-/* The earliest time a timer client or the -T deadline wants the thread. */
+/*
+ * The earliest time a timer client or the -T deadline wants the thread;
+ * the clients are scanned only when some has a timer (all of them on the
+ * general path).
+ */
 static pg_time_usec_t
 earliest_wake(const worker *w, const loop_state *ls)
 {
 	pg_time_usec_t wake = INT64_MAX;
 
-	if (ls->timers > 0)
+	if (ls->timers > 0 || w->env.general_only)
 		for (int i = 0; i < w->nclients; i++)
 			wake = connect_wake(w, i, wake);
 	if (!w->env.timer_exceeded && w->env.end_time > 0 && w->env.end_time < wake)
@@ -743,8 +753,10 @@ run_loop(worker *w)
 		if (PGB_UNLIKELY(pass_now >= w->due_at))
 			run_due(w, pass_now);
 
-		/* who is due now; a client run in this pass is not visited again */
-		todo = ls.timers > 0 || w->env.timer_exceeded ? w->nclients : ls.runnable + nready;
+		/* who is due now; a client run in this pass is not visited again
+		 * (the general path visits every client) */
+		todo = ls.timers > 0 || w->env.timer_exceeded || w->env.general_only
+			? w->nclients : ls.runnable + nready;
 		for (int i = 0; i < w->nclients && todo > 0; i++)
 		{
 			pg_time_usec_t now;

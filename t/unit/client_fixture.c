@@ -1,6 +1,7 @@
 /*
  * client_fixture.c — the engine tests' shared fixture (client_fixture.h).
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +70,27 @@ compile_scripts(script_set *set, const char *text)
 	return ok;
 }
 
+/*
+ * The general path of expressions: the tree evaluator alone, each flat
+ * program (expr.h) freed and taken off its tree, as test_expr_prog.c
+ * runs them.
+ */
+static void
+drop_programs(script_set *set)
+{
+	for (int i = 0; i < set->nscripts; i++)
+		for (int j = 0; j < set->scripts[i].ncommands; j++)
+		{
+			expr_node  *root = set->scripts[i].commands[j]->expr;
+
+			if (root != NULL && root->prog != NULL)
+			{
+				free(root->prog);
+				root->prog = NULL;
+			}
+		}
+}
+
 bool
 fixture_init(fixture *fx, const char *text, query_mode mode, int64_t nxacts,
 			 const char *const *lines)
@@ -88,6 +110,8 @@ fixture_init(fixture *fx, const char *text, query_mode mode, int64_t nxacts,
 	fx->cfg.nthreads = 1;
 	fx->cfg.nxacts = nxacts;
 	fx->cfg.retry.max_tries = 1;
+	if (engine_general_only)
+		drop_programs(fx->set);
 	command_tables(&fx->cfg);
 	stats_run_init(&fx->stats, fx->set->nscripts, fx->cfg.total_commands);
 	fx->env.cfg = &fx->cfg;
@@ -256,4 +280,146 @@ run_worker(fixture *fx, int n, stats_data *total, reconnect_stats *rs)
 	}
 	worker_run_finish(&wr);
 	return ok;
+}
+
+/* ---- the fast paths against the general path ---------------------------- */
+
+void
+lines_add(text_lines *l, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (l->n + 2 > l->cap)
+	{
+		l->cap = l->cap * 2 + 64;
+		l->line = pgb_realloc(l->line, (size_t) l->cap * sizeof(char *));
+	}
+	va_start(ap, fmt);
+	l->line[l->n++] = pgb_vasprintf(fmt, ap);
+	va_end(ap);
+	l->line[l->n] = NULL;
+}
+
+void
+lines_free(text_lines *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->line[i]);
+	free(l->line);
+	memset(l, 0, sizeof(*l));
+}
+
+void
+fixture_set_general(bool general)
+{
+	engine_general_only = general;
+}
+
+const char *
+fixture_path_name(void)
+{
+	return engine_general_only ? " [general]" : "";
+}
+
+void
+fixture_record_session(text_lines *rec, const char *label, const pgb_session *s)
+{
+	int			n;
+	int			nnumbers;
+	const char *const *heard = ss_transcript(s, &n);
+
+	(void) ss_numbers(s, &nnumbers);
+	lines_add(rec, "%s: %d lines heard, %d numbers sent, closed %d, %d cancels", label, n,
+			  nnumbers, ss_closed(s), ss_cancels(s));
+	for (int i = 0; heard[i] != NULL; i++)
+		lines_add(rec, "%s: %s", label, heard[i]);
+}
+
+/* The counts of one stats_data (no sums: they hold times). */
+static void
+record_data(text_lines *rec, const char *label, const stats_data *sd)
+{
+#define RECORD_COUNTER(field, json_name, kind) \
+	lines_add(rec, "%s %s %lld", label, json_name, (long long) sd->field);
+	STATS_COUNTERS(RECORD_COUNTER)
+#undef RECORD_COUNTER
+	lines_add(rec, "%s latencies %lld, lags %lld", label, (long long) sd->latency.count,
+			  (long long) sd->lag.count);
+}
+
+void
+fixture_record_counts(text_lines *rec, const stats_run *st)
+{
+	record_data(rec, "total", &st->total);
+	lines_add(rec, "late %lld", (long long) st->latency_late);
+	lines_add(rec, "reconnect: losses %lld, reconnects %lld, down at end %d",
+			  (long long) st->reconnect.losses, (long long) st->reconnect.reconnects,
+			  st->reconnect.down_at_end);
+	for (int i = 0; st->per_script != NULL && i < st->nscripts; i++)
+	{
+		char		label[32];
+
+		snprintf(label, sizeof(label), "script %d", i);
+		record_data(rec, label, &st->per_script[i]);
+	}
+	for (int i = 0; st->per_command != NULL && i < st->ncommands; i++)
+		lines_add(rec, "command %d: latencies %lld, failures %lld, retries %lld", i,
+				  (long long) st->per_command[i].latency.count,
+				  (long long) st->per_command[i].failures,
+				  (long long) st->per_command[i].retries);
+	if (st->latency_hist != NULL)
+		lines_add(rec, "histogram: %lld", (long long) hist_count(st->latency_hist));
+}
+
+void
+fixture_record_client(text_lines *rec, client *c)
+{
+	lines_add(rec, "client %d: state %d, %lld transactions, command %d, tries %u", c->id,
+			  (int) c->state, (long long) c->cnt, c->command, c->tries);
+	for (int slot = 0; slot < c->vars.nslots; slot++)
+	{
+		const char *value = var_get_string(&c->vars, slot);
+
+		lines_add(rec, "client %d: variable %d = %s", c->id, slot,
+				  value != NULL ? value : "(unset)");
+	}
+}
+
+static int
+compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+void
+fixture_record_stderr(text_lines *rec, const char *text, bool sorted)
+{
+	int			first = rec->n;
+
+	while (*text != '\0')
+	{
+		size_t		len = strcspn(text, "\n");
+
+		lines_add(rec, "stderr: %.*s", (int) len, text);
+		text += len + (text[len] == '\n');
+	}
+	if (sorted)
+		qsort(rec->line + first, (size_t) (rec->n - first), sizeof(char *), compare_lines);
+}
+
+bool
+fixture_records_same(const text_lines *fast, const text_lines *general, const char *name)
+{
+	int			i = 0;
+
+	while (i < fast->n && i < general->n && strcmp(fast->line[i], general->line[i]) == 0)
+		i++;
+	if (tap_ok(i == fast->n && i == general->n,
+			   "%s: the fast paths and the general path send, hear, count and leave the same",
+			   name))
+		return true;
+	tap_diag("first difference at line %d of %d / %d:", i + 1, fast->n, general->n);
+	tap_diag("  fast:    %s", i < fast->n ? fast->line[i] : "(end)");
+	tap_diag("  general: %s", i < general->n ? general->line[i] : "(end)");
+	return false;
 }

@@ -1,9 +1,11 @@
 /*
  * client_fixture.h — what the engine's unit tests (test_client.c,
- * test_client_more.c, test_thread.c, test_matrix.c) share: one client of one compiled
- * script on a scripted session (session_script.h), run to its end and
- * checked against the script, and a worker of several clients run
- * through the thread loop.
+ * test_client_more.c, test_thread.c, test_matrix.c, test_fastpath.c)
+ * share: one client of one compiled script on a scripted session
+ * (session_script.h), run to its end and checked against the script; a
+ * worker of several clients run through the thread loop; and the record
+ * of a run (transcripts, counts, the clients' ends, stderr) that a run
+ * on the fast paths and one forced onto the general path must both give.
  */
 #ifndef CLIENT_FIXTURE_H
 #define CLIENT_FIXTURE_H
@@ -86,5 +88,51 @@ void		worker_run_finish(worker_run *wr);
 
 /* Prepare, run and finish: the worker's counts into *total and *rs. */
 bool		run_worker(fixture *fx, int n, stats_data *total, reconnect_stats *rs);
+
+/* ---- the fast paths against the general path ---------------------------- */
+
+/* A growing NULL-ended array of owned lines (zeroed: empty). */
+typedef struct text_lines
+{
+	char	  **line;
+	int			n;
+	int			cap;
+} text_lines;
+
+void		lines_add(text_lines *l, const char *fmt,...) __attribute__((format(printf, 2, 3)));
+void		lines_free(text_lines *l);
+
+/*
+ * Force the engine's general path (engine_general_only, client.h) for
+ * the fixtures made from now on, or give the fast paths back.  While it
+ * is forced, fixture_init also takes the flat programs off the compiled
+ * expressions (expr.h), so that \set and \if run the tree evaluator: the
+ * one fast path outside the engine.
+ */
+void		fixture_set_general(bool general);
+
+/* The mode's name in test names: "" on the fast paths, " [general]" on the general one. */
+const char *fixture_path_name(void);
+
+/*
+ * Into rec: session s's transcript (ss_transcript), each line prefixed
+ * with label; the counts of st that both paths must give alike
+ * (transaction counters, latency and lag counts, -L late count, per
+ * script, per command, --reconnect's losses and reconnections: no time);
+ * client c's end (state, -t count, variables); and stderr caught
+ * meanwhile (text, its lines sorted when sorted: clients of one thread
+ * may print in another order on another path).
+ */
+void		fixture_record_session(text_lines *rec, const char *label, const pgb_session *s);
+void		fixture_record_counts(text_lines *rec, const stats_run *st);
+void		fixture_record_client(text_lines *rec, client *c);
+void		fixture_record_stderr(text_lines *rec, const char *text, bool sorted);
+
+/*
+ * Whether the record of a run on the fast paths equals that of the same
+ * run on the general path; a TAP line named name, and the first
+ * difference as a diagnostic when they differ.
+ */
+bool		fixture_records_same(const text_lines *fast, const text_lines *general, const char *name);
 
 #endif

@@ -41,7 +41,29 @@ struct pgb_session
 	long long  *numbers;		/* what "#" matched, in order */
 	int			nnumbers;
 	int			numbers_cap;
+	char	  **heard;			/* the transcript (ss_transcript), owned */
+	int			nheard;
+	int			heard_cap;
 };
+
+/* One line of the transcript: what the engine sent, or what it was given. */
+static void
+hear(pgb_session *s, const char *fmt, const char *text)
+{
+	if (s->nheard + 1 >= s->heard_cap)
+	{
+		char	  **grown;
+
+		s->heard_cap = s->heard_cap * 2 + 32;
+		grown = realloc(s->heard, (size_t) s->heard_cap * sizeof(char *));
+		if (grown == NULL)
+			abort();
+		s->heard = grown;
+	}
+	if (asprintf(&s->heard[s->nheard], fmt, text) < 0)
+		abort();
+	s->heard[++s->nheard] = NULL;
+}
 
 
 /* ---- the script --------------------------------------------------------- */
@@ -162,13 +184,18 @@ expect_send(pgb_session *s, const char *what)
 	const char *rest;
 
 	if (s->mismatch != NULL || s->broken)
+	{
+		hear(s, "> %s (refused: the session failed)", what);
 		return 0;
+	}
 	if (head_is(s, "~ NOSEND", &rest) != NULL)
 	{
+		hear(s, "> %s (not sent)", what);
 		advance(s);
 		snprintf(s->error, sizeof(s->error), "could not send data to server\n");
 		return 0;
 	}
+	hear(s, "> %s", what);
 	if (head_is(s, "> ", &rest) == NULL || !send_matches(s, rest, what))
 	{
 		fail(s, "the engine sent \"%s\"", what);
@@ -284,7 +311,10 @@ take_result(pgb_session *s, const char *rest)
 	if (r == NULL)
 		fail(s, "%s", "not a result line");
 	else
+	{
+		hear(s, "< %s", rest);
 		advance(s);
+	}
 	return r;
 }
 
@@ -311,6 +341,9 @@ ss_free(pgb_session *s)
 		close(s->fd);
 	free(s->mismatch);
 	free(s->numbers);
+	for (int i = 0; i < s->nheard; i++)
+		free(s->heard[i]);
+	free(s->heard);
 	free(s);
 }
 
@@ -341,6 +374,15 @@ ss_numbers(const pgb_session *s, int *n)
 {
 	*n = s->nnumbers;
 	return s->numbers;
+}
+
+const char *const *
+ss_transcript(const pgb_session *s, int *n)
+{
+	static const char *const none[] = {NULL};
+
+	*n = s->nheard;
+	return s->heard != NULL ? (const char *const *) s->heard : none;
 }
 
 bool
@@ -496,6 +538,7 @@ pgb_session_take(conn_attempt *a)
 void
 pgb_session_close(pgb_session *s)
 {
+	hear(s, "%s", "= close");
 	s->closed = true;
 }
 
@@ -571,6 +614,7 @@ pgb_session_consume(pgb_session *s)
 		return 0;
 	if (head_is(s, "~ BREAK", &rest) != NULL)
 	{
+		hear(s, "%s", "= the connection broke");
 		advance(s);
 		s->broken = true;
 		s->tx = PGB_TX_UNKNOWN;
@@ -618,6 +662,7 @@ pgb_session_result(pgb_session *s)
 	}
 	if (head_is(s, "< END", &rest) != NULL)
 	{
+		hear(s, "%s", "< END");
 		advance(s);
 		if (s->inflight > 0)
 			s->inflight--;
@@ -633,7 +678,11 @@ int
 pgb_session_pipeline_enter(pgb_session *s)
 {
 	if (s->pipeline != PGB_PIPELINE_OFF || s->inflight > 0)
+	{
+		hear(s, "%s", "= pipeline mode refused");
 		return 0;
+	}
+	hear(s, "%s", "= pipeline mode on");
 	s->pipeline = PGB_PIPELINE_ON;
 	return 1;
 }
@@ -647,12 +696,17 @@ pgb_session_pipeline_exit(pgb_session *s)
 		return 1;
 	if (head_is(s, "~ NOEXIT", &rest) != NULL)
 	{
+		hear(s, "%s", "= pipeline exit refused");
 		advance(s);
 		snprintf(s->error, sizeof(s->error), "cannot exit pipeline mode\n");
 		return 0;
 	}
 	if (head_is(s, "< ", &rest) != NULL)
+	{
+		hear(s, "%s", "= pipeline exit refused: results pending");
 		return 0;
+	}
+	hear(s, "%s", "= pipeline mode off");
 	s->pipeline = PGB_PIPELINE_OFF;
 	s->inflight = 0;
 	return 1;
@@ -695,6 +749,7 @@ pgb_cancel_start(pgb_session *s, char *errbuf, size_t errlen)
 {
 	static pgb_cancel delivered;
 
+	hear(s, "%s", "= cancel request");
 	s->cancels++;
 	snprintf(errbuf, errlen, "%s", "");
 	return &delivered;

@@ -65,6 +65,17 @@ const char *ss_next_line(const pgb_session *s);
  */
 const long long *ss_numbers(const pgb_session *s, int *n);
 
+/*
+ * The transcript: every message the engine sent ("> " and what it sent,
+ * with the values it sent; "(not sent)" for a send that failed) and every
+ * one it was given ("< " and the scripted result line, "< END"), and the
+ * session's events ("= close", "= pipeline mode on", "= the connection
+ * broke", ...), in order; NULL-ended, *n lines.  Owned by the session.
+ * What the engine looked at without a message (busy, consume, status) is
+ * not in it.
+ */
+const char *const *ss_transcript(const pgb_session *s, int *n);
+
 /* Whether the engine closed the session; cancels requested. */
 bool		ss_closed(const pgb_session *s);
 int			ss_cancels(const pgb_session *s);

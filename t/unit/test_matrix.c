@@ -7,14 +7,18 @@
  * what the mode sends per transaction, the counts, and the numbers the
  * scripts drew ("#" in session_script.h): in their ranges, the same
  * within a transaction, the last ones the client's variables.
+ *
+ * Each run is made twice, on the engine's fast paths and forced onto its
+ * general path (fixture_set_general), and the two records must be equal:
+ * every session's transcript (each message sent, with the values drawn,
+ * and each result heard, in order), the counts, the clients' ends and
+ * variables, and stderr (doc/engine.md, "Fast paths").
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client_fixture.h"
-#include "pgbench/base/xalloc.h"
 #include "tap.h"
 
 #define SCALE 2
@@ -153,41 +157,6 @@ static const struct
 
 /* ---- the session a case expects ------------------------------------------ */
 
-/* A growing NULL-ended array of owned lines. */
-typedef struct lines
-{
-	char	  **line;
-	int			n;
-	int			cap;
-} lines;
-
-static void
-add(lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-add(lines *l, const char *fmt, ...)
-{
-	va_list		ap;
-
-	if (l->n + 2 > l->cap)
-	{
-		l->cap = l->cap * 2 + 64;
-		l->line = pgb_realloc(l->line, (size_t) l->cap * sizeof(char *));
-	}
-	va_start(ap, fmt);
-	l->line[l->n++] = pgb_vasprintf(fmt, ap);
-	va_end(ap);
-	l->line[l->n] = NULL;
-}
-
-static void
-lines_free(lines *l)
-{
-	for (int i = 0; i < l->n; i++)
-		free(l->line[i]);
-	free(l->line);
-}
-
 /* "#,#" for n parameters. */
 static const char *
 param_list(int n)
@@ -202,33 +171,33 @@ param_list(int n)
  * of a script P_ and its place among them) and its answer.
  */
 static void
-add_prepare(lines *l, const matrix_script *ms, int k)
+add_prepare(text_lines *l, const matrix_script *ms, int k)
 {
-	add(l, "> PREPARE P_%d %s", k, stmts[ms->stmt[k]].params);
-	add(l, "< OK");
-	add(l, "< END");
+	lines_add(l, "> PREPARE P_%d %s", k, stmts[ms->stmt[k]].params);
+	lines_add(l, "< OK");
+	lines_add(l, "< END");
 }
 
 /* The send of statement k (its P_k when prepared), without its results. */
 static void
-add_send(lines *l, const matrix_script *ms, int k, query_mode mode)
+add_send(text_lines *l, const matrix_script *ms, int k, query_mode mode)
 {
 	const matrix_stmt *st = &stmts[ms->stmt[k]];
 	const char *params = param_list(st->nvars);
 
 	if (mode == QUERY_SIMPLE)
-		add(l, "> Q %s", st->simple);
+		lines_add(l, "> Q %s", st->simple);
 	else if (mode == QUERY_EXTENDED)
-		add(l, "> X %s |%s", st->params, params);
+		lines_add(l, "> X %s |%s", st->params, params);
 	else
-		add(l, "> EXEC P_%d |%s", k, params);
+		lines_add(l, "> EXEC P_%d |%s", k, params);
 }
 
 static void
-add_results(lines *l, const matrix_stmt *st)
+add_results(text_lines *l, const matrix_stmt *st)
 {
-	add(l, "%s", st->result);
-	add(l, "< END");
+	lines_add(l, "%s", st->result);
+	lines_add(l, "< END");
 }
 
 /*
@@ -237,7 +206,7 @@ add_results(lines *l, const matrix_stmt *st)
  * execution, or all at \startpipeline).
  */
 static void
-add_transaction(lines *l, const matrix_script *ms, query_mode mode, bool first)
+add_transaction(text_lines *l, const matrix_script *ms, query_mode mode, bool first)
 {
 	bool		prepare = mode == QUERY_PREPARED && first;
 
@@ -254,19 +223,19 @@ add_transaction(lines *l, const matrix_script *ms, query_mode mode, bool first)
 			continue;
 		add_results(l, st);
 		if (st->tx != NULL)
-			add(l, "%s", st->tx);
+			lines_add(l, "%s", st->tx);
 	}
 	if (!ms->pipeline)
 		return;
-	add(l, "> SYNC");
+	lines_add(l, "> SYNC");
 	for (int k = 0; k < ms->nstmts; k++)
 		add_results(l, &stmts[ms->stmt[k]]);
-	add(l, "< SYNC");
+	lines_add(l, "< SYNC");
 }
 
 /* The whole session of one connection: nxacts transactions. */
 static void
-build_session(lines *l, const matrix_script *ms, query_mode mode, int nxacts)
+build_session(text_lines *l, const matrix_script *ms, query_mode mode, int nxacts)
 {
 	memset(l, 0, sizeof(*l));
 	for (int t = 0; t < nxacts; t++)
@@ -356,7 +325,7 @@ check_numbers(fixture *fx, client *c, pgb_session *s, const matrix_script *ms, i
 /* ---- runs --------------------------------------------------------------- */
 
 static bool
-case_fixture(fixture *fx, int i, int nxacts, const lines *l)
+case_fixture(fixture *fx, int i, int nxacts, const text_lines *l)
 {
 	const builtin_script *b = builtin_find(cases[i].script->name, NULL);
 
@@ -372,32 +341,52 @@ case_fixture(fixture *fx, int i, int nxacts, const lines *l)
 	return true;
 }
 
-/* The single-client fixture: case i with -t nxacts. */
+/* What a run printed on stderr (none expected), into rec. */
 static void
-run_single(int i, int nxacts, const char *name)
+record_stderr(text_lines *rec, bool sorted)
+{
+	char		caught[8192];
+
+	tap_stderr_release(caught, sizeof(caught));
+	fixture_record_stderr(rec, caught, sorted);
+}
+
+/* The single-client fixture: case i with -t nxacts, recorded into rec. */
+static void
+run_single(int i, int nxacts, const char *name, text_lines *rec)
 {
 	fixture		fx;
-	lines		l;
+	text_lines		l;
 
 	build_session(&l, cases[i].script, cases[i].mode, nxacts);
 	if (case_fixture(&fx, i, nxacts, &l))
 	{
+		tap_stderr_catch();
 		expect_finished(&fx, name, nxacts);
+		record_stderr(rec, false);
+		tap_ok(fx.env.counts_only == !engine_general_only,
+			   "%s: a transaction only counted on the fast path alone", name);
 		if (cases[i].script->pipeline)
 			tap_is_int(fx.c.num_syncs, 0, "every sync's results read");
 		check_numbers(&fx, &fx.c, fx.s, cases[i].script, nxacts, name);
+		fixture_record_session(rec, "session", fx.s);
+		fixture_record_counts(rec, &fx.stats);
+		fixture_record_client(rec, &fx.c);
 		fixture_free(&fx);
 	}
 	lines_free(&l);
 }
 
-/* One worker of n clients through the thread loop: case i with -t nxacts. */
+/*
+ * One worker of n clients through the thread loop: case i with -t
+ * nxacts, recorded into rec.
+ */
 static void
-run_clients(int i, int n, int nxacts, const char *name)
+run_clients(int i, int n, int nxacts, const char *name, text_lines *rec)
 {
 	fixture		fx;
 	worker_run	wr;
-	lines		l;
+	text_lines		l;
 	pgb_session *s[MAX_WORKER_CLIENTS];
 	char		what[160];
 
@@ -411,7 +400,10 @@ run_clients(int i, int n, int nxacts, const char *name)
 		ss_queue_connect(s[k] = ss_new((const char *const *) l.line), 0);
 	if (tap_ok(worker_run_prepare(&fx, n, &wr), "%s: prepared", name))
 	{
+		tap_stderr_catch();
 		worker_main(&wr.w);
+		record_stderr(rec, n > 1);
+		fixture_record_counts(rec, &wr.w.stats);
 		tap_is_int(wr.w.stats.total.cnt, (int64_t) n * nxacts, "processed = clients x -t");
 		tap_is_int(wr.w.stats.total.other_failures + wr.w.stats.total.serialization_failures +
 				   wr.w.stats.total.deadlock_failures + wr.w.stats.total.connection_failures,
@@ -423,6 +415,9 @@ run_clients(int i, int n, int nxacts, const char *name)
 			tap_ok(wr.clients[k].state == CSTATE_FINISHED && wr.clients[k].cnt == nxacts &&
 				   ss_closed(s[k]), "%s: finished its -t, closed", what);
 			check_numbers(&fx, &wr.clients[k], s[k], cases[i].script, nxacts, what);
+			snprintf(what, sizeof(what), "session %d", k);
+			fixture_record_session(rec, what, s[k]);
+			fixture_record_client(rec, &wr.clients[k]);
 		}
 	}
 	worker_run_finish(&wr);
@@ -433,21 +428,41 @@ run_clients(int i, int n, int nxacts, const char *name)
 	lines_free(&l);
 }
 
+/*
+ * Case i in shape j, on the fast paths and then on the general path: each
+ * run checked as always, and their records compared.
+ */
+static void
+run_both(int i, int j)
+{
+	char		name[128];
+	text_lines		rec[2] = {{0}};
+
+	snprintf(name, sizeof(name), "%s -M %s -c %d -t %d%s", cases[i].script->name,
+			 cases[i].mode_name, shapes[j].clients > 0 ? shapes[j].clients : 1,
+			 shapes[j].nxacts, shapes[j].clients > 0 ? " (thread loop)" : "");
+	for (int path = 0; path < 2; path++)
+	{
+		char		pathname[160];
+
+		fixture_set_general(path == 1);
+		snprintf(pathname, sizeof(pathname), "%s%s", name, fixture_path_name());
+		if (shapes[j].clients == 0)
+			run_single(i, shapes[j].nxacts, pathname, &rec[path]);
+		else
+			run_clients(i, shapes[j].clients, shapes[j].nxacts, pathname, &rec[path]);
+	}
+	fixture_set_general(false);
+	fixture_records_same(&rec[0], &rec[1], name);
+	lines_free(&rec[0]);
+	lines_free(&rec[1]);
+}
+
 int
 main(void)
 {
 	for (int i = 0; i < (int) PGB_LENGTHOF(cases); i++)
 		for (int j = 0; j < (int) PGB_LENGTHOF(shapes); j++)
-		{
-			char		name[128];
-
-			snprintf(name, sizeof(name), "%s -M %s -c %d -t %d%s", cases[i].script->name,
-					 cases[i].mode_name, shapes[j].clients > 0 ? shapes[j].clients : 1,
-					 shapes[j].nxacts, shapes[j].clients > 0 ? " (thread loop)" : "");
-			if (shapes[j].clients == 0)
-				run_single(i, shapes[j].nxacts, name);
-			else
-				run_clients(i, shapes[j].clients, shapes[j].nxacts, name);
-		}
+			run_both(i, j);
 	return tap_done();
 }

@@ -204,6 +204,8 @@ typedef struct client_env
 	bool		counts_only;	/* client_env_set_flow: a transaction's
 								 * latency is not taken and the sink only
 								 * counts it (tx_sink_counts_only) */
+	bool		general_only;	/* client_env_set_flow: engine_general_only,
+								 * every fast path left for the general one */
 	tx_sink		sink;			/* the thread's stats, log, progress */
 	int			connects_in_flight; /* -C attempts under way (client.c) */
 	uint32_t	connect_queue_tail; /* -C: ticket of the next client to queue */
@@ -347,9 +349,24 @@ void		client_advance(client *c, client_env *env, pg_time_usec_t *now);
  * run first as pgbench does (only where nothing observable can tell:
  * client.c says why), and env->fuse_steps, whether one step may then run
  * a transaction's end into the next one's first send; and
- * env->counts_only (after env->sink is set).
+ * env->counts_only (after env->sink is set); under engine_general_only
+ * all three are false and env->general_only is set.
  */
 void		client_env_set_flow(client_env *env, const run_config *cfg);
+
+/*
+ * The test switch of the fast paths (doc/engine.md, "Fast paths"): when
+ * true, every second route the engine keeps for speed is left, and the
+ * general route it shortens runs instead, so that a test can run the same
+ * session both ways and compare what is sent, counted and recorded
+ * (t/unit/test_matrix.c, test_fastpath.c).  false in the program: no
+ * option sets it.  Set only by the engine's unit tests, before the
+ * clients are made: client_init reads it once (c->pipelines),
+ * client_env_set_flow once per thread (env->general_only and the flags
+ * it clears); the hot path reads only env->general_only, a byte beside
+ * the flags it already reads.
+ */
+extern bool engine_general_only;
 
 /* Close the connection, if any. */
 void		client_disconnect(client *c);
