@@ -23,6 +23,6 @@ for test in "$@"; do
 	"$test" >/dev/null 2>&1 || echo "coverage-engine: $test failed" >&2
 done
 # the build directory as the search path: no other build's notes are read
-gcovr --root "$src" --object-directory "$build" \
+gcovr "$build" --root "$src" --object-directory "$build" \
 	--filter "$src/src/engine/.*\.c" --exclude "$src/src/engine/session_libpq\.c" \
-	--txt "$build"
+	--txt
