@@ -403,7 +403,8 @@ fixture_record_stderr(text_lines *rec, const char *text, bool sorted)
 		lines_add(rec, "stderr: %.*s", (int) len, text);
 		text += len + (text[len] == '\n');
 	}
-	if (sorted)
+	/* nothing recorded: no array to sort (qsort of NULL is undefined) */
+	if (sorted && rec->n > first)
 		qsort(rec->line + first, (size_t) (rec->n - first), sizeof(char *), compare_lines);
 }
 
