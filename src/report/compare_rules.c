@@ -44,6 +44,7 @@ typedef struct diag_rule
 	int			key;
 	const char *means;
 	bool		evidence_only;
+	bool		key_up;			/* its key evidence counts only when it grew */
 } diag_rule;
 
 static const diag_rule rules[] = {
@@ -51,33 +52,33 @@ static const diag_rule rules[] = {
 		{"synchronous_commit", "fsync", "wal_sync_method", "commit_delay", "wal_writer_delay",
 		"synchronous_standby_names"},
 		{"IO:WALSync", "LWLock:WALWrite", "IO:WALWrite", "IPC:SyncRep", "LWLock:WAL*", "IO:WAL*"},
-	6, "commits wait for the WAL to be flushed", false},
+	6, "commits wait for the WAL to be flushed", false, false},
 	{"shared_buffers", {"shared_buffers"},
 		{"database.blks_read", "IO:DataFileRead", "io.reads", "io.evictions", "IO:DataFile*",
 		"server processes read", "host disk read", "database.blks_hit", "io.hits"},
-	5, "fewer of the data's pages stay in shared buffers, more are read", false},
+	5, "fewer of the data's pages stay in shared buffers, more are read", false, false},
 	{"work_mem", {"work_mem", "hash_mem_multiplier"},
 		{"database.temp_bytes", "database.temp_files", "IO:BufFileRead", "IO:BufFileWrite",
 		"IO:BufFile*", "server processes written", "host disk written"},
-	5, "sorts and hashes spill to temporary files", false},
+	5, "sorts and hashes spill to temporary files", false, false},
 	{"checkpoints",
 		{"max_wal_size", "min_wal_size", "checkpoint_timeout", "checkpoint_completion_target",
 		"full_page_writes", "wal_compression", "!checkpoints_one_side"},
 		{"checkpointer.*", "wal.wal_fpi", "io.fsyncs", "IO:DataFileSync", "wal.wal_bytes",
 		"LWLock:WAL*", "IO:WAL*", "wal.wal_buffers_full", "server processes written", "host disk written"},
-	4, "checkpoints write full-page images and dirty pages", false},
+	4, "checkpoints write full-page images and dirty pages", false, false},
 	{"locks", {"@script", "@clients"},
 		{"Lock:*", "database.deadlocks", "LWLock:LockManager", "database.xact_rollback"},
-	2, "sessions wait for each other's locks (a hot row)", true},
+	2, "sessions wait for each other's locks (a hot row)", true, false},
 	{"client", {"@clients", "@client_bound_new", "@saturated_new"},
 		{"pgbench CPU, busiest thread", "pgbench CPU", "time outside the server"},
-	3, "the client limits the run", false},
+	2, "the client limits the run", false, true},
 	{"network", {NULL},
 		{"time outside the server", "host CPU besides pgbench and the server"},
-	1, "the time is spent outside the server, in the network or the client", true},
+	1, "the time is spent outside the server, in the network or the client", true, false},
 	{"version", {"@version"},
 		{NULL},
-	0, "the server version differs", false},
+	0, "the server version differs", false, false},
 };
 
 #define NRULES ((int) (sizeof(rules) / sizeof(rules[0])))
@@ -281,7 +282,8 @@ key_changed(const cmp_diagnosis *d, const diag_rule *r, double latency, double *
 	{
 		int			place = rule_place(r, &d->evidence[e]);
 
-		if (place >= 0 && place < r->key && rankable(&d->evidence[e], latency))
+		if (place >= 0 && place < r->key && rankable(&d->evidence[e], latency) &&
+			(!r->key_up || d->evidence[e].new > d->evidence[e].base))
 		{
 			changed = true;
 			*strength = fmax(*strength, strength_of(&d->evidence[e], latency));

@@ -276,6 +276,21 @@ rules_order(void)
 	cmp_diag_sentence(NULL, &d);
 	tap_ok(strcmp(d.rule, "network") == 0 && d.evidence[0].rank == 1,
 		   "no difference, the time outside the server: the network rule (%s)", d.sentence);
+
+	/* the host saturated in the new run only, pgbench's thread less busy: not the client */
+	memset(&d, 0, sizeof(d));
+	d.breakdown.latency_base_ms = 0.15;
+	d.breakdown.latency_new_ms = 4.8;
+	d.host[0] = (cmp_host_split) {.has = true, .idle = 0.5, .busiest_thread_cpu_pct = 10.9};
+	d.host[1] = (cmp_host_split) {.has = true, .idle = 0.05, .busiest_thread_cpu_pct = 0.8};
+	d.nevidence = 2;
+	told(&d.evidence[0], "pgbench CPU, busiest thread", ES_CLIENT, 10.9, 0.77, -17.0, -4.0, NAN);
+	d.evidence[0].unit = EU_PERCENT;
+	told(&d.evidence[1], "time outside the server", ES_OUTSIDE, 0.15, 4.7, 1.0, 14.0, 0.98);
+	cmp_diag_sentence(NULL, &d);
+	tap_ok(strcmp(d.rule, "network") == 0 && strcmp(d.evidence[0].name, "time outside the server") == 0,
+		   "the host saturated in the new run only but pgbench less busy: still the network rule (%s)",
+		   d.sentence);
 }
 
 int
