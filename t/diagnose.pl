@@ -188,8 +188,20 @@ for my $side ([ base => 0 ], [ new => $NET_DELAY_MS ])
 		delay_ms => $side->[1], stats => $stats);
 	@children = ($pid);
 	run_side($node, "network_$side->[0]", '-S', '-c', 2, '-j', 2, '-h', $sockdir, '-p', 5999);
+	# SIGTERM ends it writing its stats; a proxy that does not end within
+	# 10 s is killed (once seen: the test waited for it for ever)
 	kill 'TERM', $pid;
-	waitpid($pid, 0);
+	my $t_term = time;
+	while (waitpid($pid, POSIX::WNOHANG()) == 0)
+	{
+		if (time - $t_term > 10)
+		{
+			kill 'KILL', $pid;
+			waitpid($pid, 0);
+			last;
+		}
+		select(undef, undef, undef, 0.05);
+	}
 	@children = ();
 	unlink $path;
 	$proxy_stats{ $side->[0] } = -e $stats ? slurp($stats) : '';
