@@ -59,7 +59,7 @@
 
 #include "fuzz_common.h"
 #include "fuzz_report.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/base/utf8.h"
 #include "pgbench/report/threshold.h"
 

@@ -9,7 +9,7 @@
 #define PGBENCH_FUZZ_REPORT_H
 
 #include "pgbench/report/figures.h"
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 #include "pgbench/report/report.h"
 
 /*

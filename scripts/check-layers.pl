@@ -87,6 +87,48 @@ for my $file (glob("$top/src/*/*.[ch]"), glob("$top/include/pgbench/*/*.h"))
 	}
 }
 
+# The wings (doc/design.md): nothing the report or the offline tools
+# include, directly or through other headers, is an engine header; the
+# offline tools, which only read report files, include neither the stats
+# slot the workers publish to nor the /proc samplers' readers.
+my %forbidden = (
+	report => [qr{^engine/}],
+	offline => [qr{^engine/}, qr{^stats/stats_slot\.h$}, qr{^host/}],
+);
+my %closure;
+sub includes_of
+{
+	my ($file) = @_;
+	return @{ $closure{$file} } if $closure{$file};
+	$closure{$file} = [];
+	my ($dir) = $file =~ m{^(.*)/[^/]+$};
+	open(my $fh, '<', $file) or return ();
+	my %seen;
+	while (<$fh>)
+	{
+		next unless /^#include "([\w\/.]+)"/;
+		my $inc = $1;
+		my $path = $inc =~ m{^pgbench/} ? "$top/include/$inc" : "$dir/$inc";
+		next unless -f $path;
+		my $name = $inc =~ m{^pgbench/(.*)$} ? $1 : undef;
+		$seen{$name} = 1 if defined $name;
+		$seen{$_} = 1 for includes_of($path);
+	}
+	$closure{$file} = [ sort keys %seen ];
+	return @{ $closure{$file} };
+}
+for my $wing (sort keys %forbidden)
+{
+	for my $file (glob("$top/src/$wing/*.[ch]"), glob("$top/include/pgbench/$wing/*.h"))
+	{
+		for my $inc (includes_of($file))
+		{
+			push @errors, "$file includes pgbench/$inc (the $wing wing may not, doc/design.md)"
+			  if grep { $inc =~ $_ } @{ $forbidden{$wing} };
+		}
+	}
+}
+
 # No cycle: depth-first search with colours.
 my %colour;
 sub visit

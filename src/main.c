@@ -5,9 +5,9 @@
 #include "pgbench/run/bench.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/init/init.h"
-#include "pgbench/report/compare.h"
-#include "pgbench/report/list_reports.h"
-#include "pgbench/report/merge.h"
+#include "pgbench/offline/compare.h"
+#include "pgbench/offline/list_reports.h"
+#include "pgbench/offline/merge.h"
 #include "pgbench/cli/options.h"
 
 int

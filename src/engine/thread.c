@@ -11,9 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pgbench/stats/stats_slot.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
-#include "pgbench/base/procstat.h"
+#include "pgbench/host/procstat.h"
 #include "pgbench/fleet/rendezvous.h"
 #include "pgbench/engine/thread.h"
 

@@ -3,7 +3,7 @@
  * offline.  The page carries the JSON document of --report-json
  * (doc/report-json.md) in a <script type="application/json"> element and
  * draws it with the vendored uPlot and our page script, all embedded at
- * build time (report_html_assets.h).  This file only assembles the page;
+ * build time (pgbench/report/html_assets.h).  This file only assembles the page;
  * doc/report-html.md describes what it shows.  It prints no error: a
  * failed open or write fills the caller's report_file_error.
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "pgbench/report/report.h"
-#include "report_html_assets.h"
+#include "pgbench/report/html_assets.h"
 
 FILE *
 report_html_open(const char *path, report_file_error *err)

@@ -13,13 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pgbench/base/hoststat.h"
 #include "pgbench/base/interrupt.h"
-#include "pgbench/base/procstat.h"
+#include "pgbench/host/hoststat.h"
+#include "pgbench/host/procstat.h"
 #include "pgbench/report/figures.h"
 #include "pgbench/report/metrics.h"
 #include "pgbench/report/progress.h"
 #include "pgbench/report/ticker.h"
+#include "pgbench/stats/stats_slot.h"
 
 #define USEC_PER_SEC INT64_C(1000000)
 

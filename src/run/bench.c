@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "pgbench/stats/stats_slot.h"
 #include "pgbench/run/bench.h"
 #include "pgbench/engine/client.h"
 #include "pgbench/conn/conn.h"

@@ -6,7 +6,7 @@
 #ifndef PGBENCH_SWEEP_INT_H
 #define PGBENCH_SWEEP_INT_H
 
-#include "pgbench/report/sweep.h"
+#include "pgbench/offline/sweep.h"
 #include "pgbench/run/bench.h"
 
 /*

@@ -3,7 +3,7 @@
  * value, each -T long with its own warm-up, in one invocation.  Each step
  * is bench_run's whole run with the value applied (-c, -j, -R or a -D
  * variable) and its JSON report written to a private temporary file, read
- * back by the sweep's table (report/sweep.h), which ends the text and
+ * back by the sweep's table (offline/sweep.h), which ends the text and
  * writes the sweep's own report files.  The steps print what a run
  * prints; a line on stderr before each says where the sweep is.
  */
@@ -16,7 +16,7 @@
 
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
-#include "pgbench/report/sweep.h"
+#include "pgbench/offline/sweep.h"
 #include "pgbench/report/threshold.h"
 #include "pgbench/run/bench.h"
 #include "sweep_int.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "monitor_int.h"
-#include "pgbench/base/hoststat.h"
+#include "pgbench/host/hoststat.h"
 
 #define USEC_PER_MSEC 1000
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pgbench/stats/stats.h"
+#include "pgbench/stats/stats_slot.h"
 
 #define STORE(field, value) atomic_store_explicit(&slot->field, (value), memory_order_relaxed)
 #define LOAD(field) atomic_load_explicit(&slot->field, memory_order_relaxed)

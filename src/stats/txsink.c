@@ -3,6 +3,7 @@
  * thread keeps: counters, histograms, the -l log, and the snapshot the
  * ticker (-P, the report files' timeline) reads.
  */
+#include "pgbench/stats/stats_slot.h"
 #include "pgbench/stats/txsink.h"
 
 void

@@ -16,7 +16,7 @@
 
 #include "compare_diag.h"
 #include "compare_int.h"
-#include "report_json_int.h"
+#include "pgbench/report/json_writer.h"
 #include "tap.h"
 
 /* Each object of the diagnosis: where one is in the test's document, and its members in order. */

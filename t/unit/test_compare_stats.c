@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pgbench/report/compare_stats.h"
+#include "pgbench/offline/compare_stats.h"
 #include "tap.h"
 
 /* t(p, df) as printed in tables of Student's t (six decimals or more) */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 #include "pgbench/stats/timeline.h"
 #include "tap.h"
 

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pgbench/base/hoststat.h"
+#include "pgbench/host/hoststat.h"
 #include "tap.h"
 
 /* The fields after the state: PPID 7, utime 11, stime 22, cutime 33, cstime 44, 1 thread. */

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pgbench/report/merge.h"
+#include "pgbench/offline/merge.h"
 #include "merge_int.h"
 #include "tap.h"
 

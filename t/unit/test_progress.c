@@ -12,6 +12,7 @@
 
 #include "pgbench/report/progress.h"
 #include "pgbench/stats/stats.h"
+#include "pgbench/stats/stats_slot.h"
 #include "tap.h"
 
 /* Totals after n successful transactions of 1000 us, lag 100 us each. */

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "pgbench/report/figures.h"
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 #include "pgbench/report/report.h"
 #include "pgbench/report/report_schema.h"
 #include "pgbench/stats/timeline.h"

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 #include "pgbench/report/report_schema.h"
 #include "pgbench/stats/stats.h"
 #include "tap.h"

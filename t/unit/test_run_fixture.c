@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "pgbench/base/diag.h"
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 #include "pgbench/run/bench.h"
 #include "tap.h"
 #include "test_run_fixture.h"

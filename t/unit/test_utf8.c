@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "pgbench/base/common.h"
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 #include "pgbench/report/report.h"
 #include "pgbench/base/utf8.h"
 #include "tap.h"

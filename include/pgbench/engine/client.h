@@ -22,7 +22,7 @@
 #include "pgbench/script/eval.h"
 #include "pgbench/failure/failure.h"
 #include "pgbench/engine/retry.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/stats/txsink.h"
 #include "pgbench/script/variables.h"
 #include "pgbench/engine/waitset.h"

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "pgbench/base/common.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/script/random.h"
 #include "pgbench/stats/stats.h"
 
@@ -69,13 +70,7 @@ retry_error_is_handled(retry_error error, bool continue_on_error)
  */
 stats_outcome retry_outcome(retry_error error);
 
-/* The limits on tries, fixed by the options before the run. */
-typedef struct retry_policy
-{
-	uint32_t	max_tries;		/* --max-tries; 0: unlimited (then -T or -L bounds it) */
-	int64_t		latency_limit;	/* -L in usec; 0: none */
-	bool		verbose_errors; /* --verbose-errors: report each error and decision */
-} retry_policy;
+/* retry_policy, the limits on tries: config/runconf.h. */
 
 /* What the client does once the failed try is rolled back. */
 typedef enum retry_decision

@@ -28,8 +28,9 @@
 #include <stdatomic.h>
 
 #include "pgbench/engine/client.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/stats/stats.h"
+#include "pgbench/stats/stats_slot.h"
 #include "pgbench/stats/txlog.h"
 #include "pgbench/engine/waitset.h"
 

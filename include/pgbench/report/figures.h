@@ -28,7 +28,7 @@
 #include "pgbench/stats/histogram.h"
 #include "pgbench/script/random.h"
 #include "pgbench/fleet/rendezvous.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/server/monitor.h"
 #include "pgbench/server/server_info.h"
 #include "pgbench/stats/aborts.h"

@@ -20,7 +20,7 @@
 #include "pgbench/base/common.h"
 #include "pgbench/report/figures.h"
 #include "pgbench/stats/histogram.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/stats/stats.h"
 
 /* What decides the shape of a progress line; fixed for a run. */

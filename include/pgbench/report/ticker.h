@@ -3,7 +3,7 @@
  * run, whenever -P or a report file asks for it (runconf_tick_interval).
  * On an absolute schedule (origin + k * period, fixed once; a late wake-up
  * stays on the grid) it sums the totals each worker publishes
- * (stats_slot, stats.h) and their shared latency histograms, closes one
+ * (stats_slot.h) and their shared latency histograms, closes one
  * timeline record (timeline.h) for the interval since the last tick,
  * whether or not a transaction ended in it, and under -P prints pgbench's
  * progress line from that same record.  When the last worker is done it
@@ -21,16 +21,17 @@
 #include <pthread.h>
 
 #include "pgbench/base/common.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 #include "pgbench/report/metrics.h"
 #include "pgbench/server/monitor.h"
 #include "pgbench/stats/histogram.h"
 #include "pgbench/stats/stats.h"
+#include "pgbench/stats/stats_slot.h"
 #include "pgbench/stats/timeline.h"
 
 /*
  * What the ticker reads of one worker while it runs: its published totals
- * (stats_slot, stats.h), its overall latency histogram (written with
+ * (stats_slot.h), its overall latency histogram (written with
  * hist_add_shared) or NULL when it keeps none, and its thread (for its
  * CPU time).  All stay valid until ticker_run returns.
  */

@@ -7,7 +7,7 @@
 #define PGBENCH_BENCH_H
 
 #include "pgbench/cli/options.h"
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 
 /*
  * Run the benchmark described by opts (validated by options_parse; its

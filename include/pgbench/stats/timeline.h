@@ -142,7 +142,7 @@ typedef struct timeline_server
 	int64_t		ctxsw_involuntary;
 } timeline_server;
 
-/* The client host over one interval, from /proc (base/hoststat.h). */
+/* The client host over one interval, from /proc (host/hoststat.h). */
 #define TIMELINE_HOST_CPU_STATES {"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"}
 #define TIMELINE_HOST_NCPU_STATES 8
 typedef struct timeline_host

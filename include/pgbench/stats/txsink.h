@@ -15,6 +15,7 @@
 #include "pgbench/script/random.h"
 #include "pgbench/stats/aborts.h"
 #include "pgbench/stats/stats.h"
+#include "pgbench/stats/stats_slot.h"
 #include "pgbench/stats/txlog.h"
 
 typedef struct tx_sink

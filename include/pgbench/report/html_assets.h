@@ -1,5 +1,6 @@
 /*
- * report_html_assets.h — the files --report-html embeds in its page,
+ * html_assets.h — the files the report pages embed (--report-html, and
+ * the offline tools' --compare and --sweep pages),
  * compiled in at build time by scripts/embed.pl (src/meson.build): the
  * vendored uPlot (vendor/uplot, see its README) and our page script and
  * style (src/report/report_html.js, src/report/report_html.css).  Each array holds the

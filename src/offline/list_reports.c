@@ -19,7 +19,7 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/base/utf8.h"
 #include "pgbench/base/xalloc.h"
-#include "pgbench/report/list_reports.h"
+#include "pgbench/offline/list_reports.h"
 
 typedef struct listed
 {

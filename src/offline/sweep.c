@@ -15,10 +15,10 @@
 #include "pgbench/base/utf8.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/report/report.h"
-#include "pgbench/report/sweep.h"
+#include "pgbench/offline/sweep.h"
 #include "pgbench/stats/timeline.h"
-#include "report_html_assets.h"
-#include "report_json_int.h"
+#include "pgbench/report/html_assets.h"
+#include "pgbench/report/json_writer.h"
 
 #define SWEEP_NPCT 3
 static const char *const sweep_pct_keys[SWEEP_NPCT] = {"p50", "p90", "p99"};

@@ -1,7 +1,9 @@
 /*
- * report_json_writer.c — the streaming JSON writer of report_json_int.h.
+ * json_writer.c — the streaming JSON writer (json_writer.h) every report
+ * file is written with.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +11,8 @@
 #include <unistd.h>
 
 #include "pgbench/base/diag.h"
-#include "pgbench/report/figures.h"
 #include "pgbench/base/utf8.h"
-#include "report_json_int.h"
+#include "pgbench/report/json_writer.h"
 
 /*
  * A JSON string: control characters, '"' and '\\' escaped; every other

@@ -15,10 +15,18 @@
 
 #include "pgbench/base/common.h"
 #include "pgbench/conn/conn.h"
-#include "pgbench/engine/retry.h"
 #include "pgbench/script/script.h"
 #include "pgbench/stats/txlog.h"
 #include "pgbench/script/variables.h"
+
+/* The limits on tries, fixed by the options before the run (engine/retry.h
+ * applies them). */
+typedef struct retry_policy
+{
+	uint32_t	max_tries;		/* --max-tries; 0: unlimited (then -T or -L bounds it) */
+	int64_t		latency_limit;	/* -L in usec; 0: none */
+	bool		verbose_errors; /* --verbose-errors: report each error and decision */
+} retry_policy;
 
 /* --label KEY=VALUE: a name for the run in its report files. */
 typedef struct run_label
@@ -120,7 +128,7 @@ typedef struct run_config
 
 /*
  * The values derived from settings that more than one unit needs, each
- * computed here only (src/engine/runconf.c): runconf_build and the merge
+ * computed here only (src/config/runconf.c): runconf_build and the merge
  * of reports, which rebuilds a run_config from the reports' settings.
  */
 

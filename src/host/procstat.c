@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pgbench/base/procstat.h"
+#include "pgbench/host/procstat.h"
 
 static double
 seconds(struct timeval tv)

@@ -6,7 +6,7 @@
 #define PGBENCH_COMPARE_INT_H
 
 #include "merge_int.h"
-#include "pgbench/report/compare_stats.h"
+#include "pgbench/offline/compare_stats.h"
 
 /* The figures compared, in the order printed. */
 typedef enum cmp_figure
@@ -240,7 +240,7 @@ bool		compare_json_write(const char *path, const cmp_side *base, const cmp_compa
 
 
 /*
- * The same document as a value of jw (report_json_int.h's writer), under
+ * The same document as a value of jw (json_writer.h's writer), under
  * key (NULL: the document itself).
  */
 struct json_writer;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pgbench/base/hoststat.h"
+#include "pgbench/host/hoststat.h"
 
 /* Longest line the line reader gives; longer ones are skipped. */
 #define LR_SIZE 4096

@@ -19,7 +19,7 @@
 #include "compare_diag.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/base/xalloc.h"
-#include "pgbench/report/compare.h"
+#include "pgbench/offline/compare.h"
 #include "pgbench/report/threshold.h"
 
 

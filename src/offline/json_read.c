@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pgbench/report/json_read.h"
+#include "pgbench/offline/json_read.h"
 
 /* The longest number read (RFC 8259 sets none; ours are under 30). */
 #define JSON_MAX_NUMBER 127

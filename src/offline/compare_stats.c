@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pgbench/report/compare_stats.h"
+#include "pgbench/offline/compare_stats.h"
 
 /*
  * The continued fraction of the incomplete beta function at x (modified

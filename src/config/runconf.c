@@ -1,9 +1,9 @@
 /*
  * runconf.c — the values derived from a run's settings that both the run
  * (runconf_build, src/run/bench_config.c) and the merge of reports
- * (src/report/merge.c) compute: one formula each.
+ * (src/offline/merge.c) compute: one formula each.
  */
-#include "pgbench/engine/runconf.h"
+#include "pgbench/config/runconf.h"
 
 double
 runconf_throttle_delay(double rate, int nthreads)

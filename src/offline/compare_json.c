@@ -14,7 +14,7 @@
 #include "compare_int.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/report/threshold.h"
-#include "report_json_int.h"
+#include "pgbench/report/json_writer.h"
 
 /* A side: its reports, each with the intervals and batches it gave. */
 static void

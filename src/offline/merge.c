@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "pgbench/base/diag.h"
-#include "pgbench/report/merge.h"
+#include "pgbench/offline/merge.h"
 #include "pgbench/report/report.h"
 #include "pgbench/base/xalloc.h"
 #include "pgbench/report/threshold.h"

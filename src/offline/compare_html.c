@@ -17,8 +17,8 @@
 #include "compare_int.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/report/report.h"
-#include "report_html_assets.h"
-#include "report_json_int.h"
+#include "pgbench/report/html_assets.h"
+#include "pgbench/report/json_writer.h"
 
 /* A number member of obj, or NAN */
 static double
