@@ -38,7 +38,7 @@ die "check-file-loops: no objects of the program under $build (build it first)\n
 # Each object's source file, from meson's compile_commands.json: a path
 # in the build's source tree (meson-info.json) as it is ("src/init/init.c"); a
 # file generated in the build directory by the one it comes from
-# ("lexer/exprscan.l").
+# ("lexer/script_exprscan.l").
 my $build_abs = abs_path($build);
 my $top = abs_path(dirname(abs_path($0)) . '/..');
 if (open(my $info, '<', "$build/meson-info/meson-info.json"))
@@ -71,7 +71,7 @@ if (open(my $fh, '<', "$build/compile_commands.json"))
 }
 
 # Without compile_commands.json, from the object's name:
-# "meson-generated_.._.._lexer_exprscan.c.o" -> "lexer/exprscan.l",
+# "meson-generated_.._.._lexer_script_exprscan.c.o" -> "lexer/script_exprscan.l",
 # "src_main.c.o" -> "src/main.c", "init.c.o" -> "src/init/init.c".
 sub file_of
 {

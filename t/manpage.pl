@@ -133,7 +133,7 @@ for my $f (@funcs)
 		"function $f() has an entry under EXPRESSIONS");
 }
 
-my $lexer = slurp("$src/lexer/exprscan.l");
+my $lexer = slurp("$src/lexer/script_exprscan.l");
 my (@ops, @keywords);
 for my $line (split /\n/, $lexer)
 {
@@ -143,8 +143,8 @@ for my $line (split /\n/, $lexer)
 	}
 	push @keywords, $1 if $line =~ /^\(\?i:([a-z]+)\)/;
 }
-cmp_ok(scalar @ops, '>=', 18, 'operators found in lexer/exprscan.l');
-cmp_ok(scalar @keywords, '>=', 14, 'keywords found in lexer/exprscan.l');
+cmp_ok(scalar @ops, '>=', 18, 'operators found in lexer/script_exprscan.l');
+cmp_ok(scalar @keywords, '>=', 14, 'keywords found in lexer/script_exprscan.l');
 my @macro_lines = grep { /^\./ } split /\n/, $exprsec;
 my $macros = join "\n", @macro_lines;
 for my $op (@ops)

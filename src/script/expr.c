@@ -1,6 +1,6 @@
 /*
- * expr.c — expr_parse(): runs the scanner (lexer/exprscan.l) and the
- * parser (grammar/exprparse.y) over one command line, then refuses a tree
+ * expr.c — expr_parse(): runs the scanner (lexer/script_exprscan.l) and the
+ * parser (grammar/script_exprparse.y) over one command line, then refuses a tree
  * too deep to evaluate and compiles the flat program of an everyday one.
  * The top of the front end (expr_build.h draws its files): it calls the
  * parser, the scanner and the trees' code, and nothing calls back.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "pgbench/script/expr.h"
-#include "exprparse.h"
+#include "script_exprparse.h"
 
 /*
  * Length of the expression text at text: through the first newline that

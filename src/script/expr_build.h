@@ -1,17 +1,17 @@
 /*
  * expr_build.h — what the grammar's actions build trees with; not part of
  * the unit's contract, which is expr.h.  Private to the expr unit and its
- * grammar (grammar/exprparse.y).
+ * grammar (grammar/script_exprparse.y).
  *
  * The front end's files call one way, down (scripts/check-file-loops.pl
  * reads it from the objects):
  *
- *   expr.c          expr_parse(): runs the scanner and the parser over one
- *                   command line, then checks and compiles the tree
- *   exprparse.y     the grammar; its actions build with the calls below
- *                   and record errors through the scanner
- *   exprscan.l      tokens, the caret position, the error record
- *   expr_build.c    trees: the function table, constructors, freeing
+ *   expr.c              expr_parse(): runs the scanner and the parser over
+ *                       one command line, then checks and compiles the tree
+ *   script_exprparse.y  the grammar; its actions build with the calls below
+ *                       and record errors through the scanner
+ *   script_exprscan.l   tokens, the caret position, the error record
+ *   expr_build.c        trees: the function table, constructors, freeing
  *
  * Nothing here knows the parse or records an error: a constructor that
  * can refuse (expr_make_call) says why, and the grammar records it where

@@ -2,7 +2,7 @@
  * script.c — compiles pgbench scripts (files and builtins) into the command
  * arrays of script.h, and reports compile errors exactly as pgbench does.
  *
- * The scanner (lexer/scriptscan.l) splits the text; this file decides what
+ * The scanner (lexer/script_scan.l) splits the text; this file decides what
  * each piece is: SQL commands get their substitution plans, \gset / \aset
  * merge into the SQL before them, meta-commands are checked and their
  * arguments resolved to variable slots, and \if chains get jump targets.
@@ -20,7 +20,7 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/script/script.h"
 #include "pgbench/base/xalloc.h"
-#include "scriptscan_int.h"
+#include "script_scan_int.h"
 
 /* pgbench keeps at most this much of an SQL command's first line. */
 #define SQL_FIRST_LINE_MAX 127

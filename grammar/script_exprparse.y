@@ -1,10 +1,10 @@
 /*
- * exprparse.y — grammar of pgbench expressions (\set, \if, \elif).
+ * script_exprparse.y — grammar of pgbench expressions (\set, \if, \elif).
  *
  * Owns the syntax: operator precedence and associativity (SQL-like, as
  * pgbench has them), literals, function calls, CASE, IS [NOT] ...  Trees
  * are built with the constructors of src/script/expr_build.c; the scanner
- * is exprscan.l, which also keeps the error record.  Called by expr.c
+ * is script_exprscan.l, which also keeps the error record.  Called by expr.c
  * (expr_parse), it calls only down, into those two (expr_build.h).
  *
  * Where an error is reported matters (pgbench shows a caret at the end of
@@ -47,7 +47,7 @@ typedef struct expr_parse_state
 
 %code provides
 {
-/* Scanner side (exprscan.l). */
+/* Scanner side (script_exprscan.l). */
 int			expr_yylex(EXPR_YYSTYPE *lval, void *scanner);
 
 /* The longest text expr_scan_begin takes (flex counts in int). */

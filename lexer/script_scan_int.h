@@ -1,6 +1,6 @@
 /*
- * scriptscan_int.h — the interface between the script scanner
- * (scriptscan.l) and the script compiler (src/script/script.c).  Private to them.
+ * script_scan_int.h — the interface between the script scanner
+ * (script_scan.l) and the script compiler (src/script/script.c).  Private to them.
  *
  * The scanner walks one script text and hands out, on request, either the
  * next SQL command (split where pgbench splits: a semicolon outside quotes,
