@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pgbench/stats/stats_slot.h"
 #include "pgbench/base/diag.h"
 #include "pgbench/base/interrupt.h"
-#include "pgbench/host/procstat.h"
-#include "pgbench/fleet/rendezvous.h"
 #include "pgbench/engine/thread.h"
+#include "pgbench/fleet/rendezvous.h"
+#include "pgbench/host/procstat.h"
+#include "pgbench/stats/stats_slot.h"
 
 #define USEC_PER_SEC INT64_C(1000000)
 

@@ -16,9 +16,9 @@
 
 #include "compare_int.h"
 #include "pgbench/base/diag.h"
-#include "pgbench/report/report.h"
 #include "pgbench/report/html_assets.h"
 #include "pgbench/report/json_writer.h"
+#include "pgbench/report/report.h"
 
 /* A number member of obj, or NAN */
 static double

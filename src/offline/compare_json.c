@@ -13,8 +13,8 @@
 #include "compare_diag.h"
 #include "compare_int.h"
 #include "pgbench/base/diag.h"
-#include "pgbench/report/threshold.h"
 #include "pgbench/report/json_writer.h"
+#include "pgbench/report/threshold.h"
 
 /* A side: its reports, each with the intervals and batches it gave. */
 static void

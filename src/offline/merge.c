@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "pgbench/base/diag.h"
+#include "pgbench/base/xalloc.h"
 #include "pgbench/offline/merge.h"
 #include "pgbench/report/report.h"
-#include "pgbench/base/xalloc.h"
 #include "pgbench/report/threshold.h"
 #include "merge_int.h"
 

@@ -13,8 +13,8 @@
 #ifndef PGBENCH_MERGE_INT_H
 #define PGBENCH_MERGE_INT_H
 
-#include "pgbench/report/figures.h"
 #include "pgbench/offline/json_read.h"
+#include "pgbench/report/figures.h"
 #include "pgbench/report/report_schema.h"
 
 /* The largest report file read (doc/fleet.md): 256 MiB. */

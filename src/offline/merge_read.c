@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgbench/base/xalloc.h"
 #include "pgbench/report/report.h"
 #include "pgbench/stats/timeline.h"
-#include "pgbench/base/xalloc.h"
 #include "merge_int.h"
 
 /* The largest time in milliseconds a report may give (MERGE_MAX_SPAN_US). */

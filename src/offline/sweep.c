@@ -14,11 +14,11 @@
 #include "pgbench/base/diag.h"
 #include "pgbench/base/utf8.h"
 #include "pgbench/base/xalloc.h"
-#include "pgbench/report/report.h"
 #include "pgbench/offline/sweep.h"
-#include "pgbench/stats/timeline.h"
 #include "pgbench/report/html_assets.h"
 #include "pgbench/report/json_writer.h"
+#include "pgbench/report/report.h"
+#include "pgbench/stats/timeline.h"
 
 #define SWEEP_NPCT 3
 static const char *const sweep_pct_keys[SWEEP_NPCT] = {"p50", "p90", "p99"};

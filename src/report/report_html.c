@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pgbench/report/report.h"
 #include "pgbench/report/html_assets.h"
+#include "pgbench/report/report.h"
 
 FILE *
 report_html_open(const char *path, report_file_error *err)

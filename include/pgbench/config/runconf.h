@@ -16,8 +16,8 @@
 #include "pgbench/base/common.h"
 #include "pgbench/conn/conn.h"
 #include "pgbench/script/script.h"
-#include "pgbench/stats/txlog.h"
 #include "pgbench/script/variables.h"
+#include "pgbench/stats/txlog.h"
 
 /* The limits on tries, fixed by the options before the run (engine/retry.h
  * applies them). */

@@ -27,12 +27,12 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "pgbench/engine/client.h"
 #include "pgbench/config/runconf.h"
+#include "pgbench/engine/client.h"
+#include "pgbench/engine/waitset.h"
 #include "pgbench/stats/stats.h"
 #include "pgbench/stats/stats_slot.h"
 #include "pgbench/stats/txlog.h"
-#include "pgbench/engine/waitset.h"
 
 /* What the threads of one run share; set up by the orchestrator. */
 typedef struct run_shared
