@@ -87,6 +87,16 @@ for my $file (glob("$top/src/*/*.[ch]"), glob("$top/include/pgbench/*/*.h"))
 	}
 }
 
+# /proc is read by the samplers only (src/host/README.md): the ticker, the
+# monitor and the worker threads' own CPU.
+my %samplers = map { $_ => 1 } qw(ticker monitor thread hoststat procstat);
+for my $file (map { @{ $includers{$_} // [] } } qw(hoststat procstat))
+{
+	my $unit = unit_of($file);
+	push @errors, "$file includes a header of host (only the samplers may: src/host/README.md)"
+	  unless $samplers{$unit};
+}
+
 # The wings (doc/design.md): nothing the report or the offline tools
 # include, directly or through other headers, is an engine header; the
 # offline tools, which only read report files, include neither the stats
