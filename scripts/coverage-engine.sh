@@ -19,6 +19,9 @@ if ! find "$build" -name '*.gcno' | grep -q .; then
 	exit 1
 fi
 find "$build" -name '*.gcda' -delete
+# notes of a source the tree no longer has (moved or removed since this
+# build was configured) would be merged with its new notes: dropped
+find "$build" -name '*.gcno' | while read -r n; do [ -f "${n%.gcno}.o" ] || rm -f "$n"; done
 for test in "$@"; do
 	"$test" >/dev/null 2>&1 || echo "coverage-engine: $test failed" >&2
 done
