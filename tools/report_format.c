@@ -242,6 +242,9 @@ child_def_name(report_member holder, char *buf, size_t len)
 		snprintf(buf, len, "%s", own);
 }
 
+/* Writing $defs/unstarted: RF_UNSTARTED_SET members are never null there. */
+static bool unstarted;
+
 /* The schema of member m: its type, its schema column, what it holds, its meaning. */
 static void
 put_member(report_member m)
@@ -251,7 +254,7 @@ put_member(report_member m)
 				name[64];
 
 	open_(d->key, '{');
-	put_type(json_types[d->type], d->nullable);
+	put_type(json_types[d->type], d->nullable && !(unstarted && (d->flags & RF_UNSTARTED_SET)));
 	put_members_text(member_schema[m]);
 	if (report_member_child(m) != RO_NONE)
 	{
@@ -544,7 +547,9 @@ write_schema(void)
 	put_raw("type", "\"object\"");
 	put_raw("additionalProperties", "false");
 	put_required(RO_TOP, true, RF_UNSTARTED);
+	unstarted = true;
 	put_properties(RO_TOP, true, RF_UNSTARTED);
+	unstarted = false;
 	close_('}');
 	put_object_defs();
 	put_settings_def();
@@ -688,6 +693,15 @@ write_doc(const char *in)
 	fputs(done, out);
 }
 
+/* Every member has a meaning (its doc row, its schema's description). */
+static void
+check_meanings(void)
+{
+	for (int m = 0; m < RM_COUNT; m++)
+		if (member_meaning[m] == NULL || member_meaning[m][0] == '\0')
+			fail("a member without a meaning in report_members.h", report_members[m].key);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -700,6 +714,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: report_format schema OUT | report_format doc IN OUT\n");
 		return 2;
 	}
+	check_meanings();
 	if (argc == 4)
 		in = read_file(argv[2]);
 	out = fopen(path, "w");

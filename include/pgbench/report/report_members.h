@@ -68,14 +68,14 @@
 	  "is not shown at all: `<connection string not shown: libpq cannot parse it>`. Other " \
 	  "arguments are as given. Neither `PGPASSWORD` nor a password file's passwords appear " \
 	  "anywhere in the report") \
-	X(TOP, START_TIME, "start_time", RT_STRING, true, "", RU_SHOWN, RF_UNSTARTED, "", \
+	X(TOP, START_TIME, "start_time", RT_STRING, true, "", RU_SHOWN, RF_UNSTARTED | RF_UNSTARTED_SET, "", \
 	  "the run's start (threads started; `-P` counts from here), ISO 8601 UTC with " \
 	  "milliseconds, e.g. `\"2025-01-31T12:00:00.123Z\"`") \
-	X(TOP, START_EPOCH_S, "start_epoch_s", RT_NUMBER, true, "s", RU_SHOWN, RF_UNSTARTED, "", \
+	X(TOP, START_EPOCH_S, "start_epoch_s", RT_NUMBER, true, "s", RU_SHOWN, RF_UNSTARTED | RF_UNSTARTED_SET, "", \
 	  "the same as Unix time in seconds") \
-	X(TOP, END_TIME, "end_time", RT_STRING, true, "", RU_SHOWN, RF_UNSTARTED, "", \
+	X(TOP, END_TIME, "end_time", RT_STRING, true, "", RU_SHOWN, RF_UNSTARTED | RF_UNSTARTED_SET, "", \
 	  "the end of the benchmark, ISO 8601 UTC") \
-	X(TOP, END_EPOCH_S, "end_epoch_s", RT_NUMBER, true, "s", RU_SHOWN, RF_UNSTARTED, "", \
+	X(TOP, END_EPOCH_S, "end_epoch_s", RT_NUMBER, true, "s", RU_SHOWN, RF_UNSTARTED | RF_UNSTARTED_SET, "", \
 	  "the same as Unix time") \
 	X(TOP, CONNECTION, "connection", RT_OBJECT, true, "", RU_READ, RF_UNSTARTED, "", \
 	  "where the set-up connection went, below; null when no connection was made") \

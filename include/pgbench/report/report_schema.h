@@ -90,7 +90,8 @@ typedef enum report_flag
 	RF_UNSTARTED = 1 << 1,		/* a top-level member of the document of a
 								 * run that never benchmarked
 								 * ($defs/unstarted in the schema) */
-	RF_FIRST_HOLDER = 1 << 2,	/* only in the object its first holder in
+	RF_UNSTARTED_SET = 1 << 2,	/* never null in that document */
+	RF_FIRST_HOLDER = 1 << 3,	/* only in the object its first holder in
 								 * REPORT_CHILDREN holds (the top level's
 								 * `transactions` has `expected`, a
 								 * script's has not) */
