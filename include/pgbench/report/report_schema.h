@@ -4,20 +4,30 @@
  * writer writes them, each with its key, its JSON type, whether it may be
  * null, its unit, and what --merge-reports does with it.
  *
+ * The list itself is in report_members.h: with each member, what the
+ * documents say of it beyond its type (its meaning, the doc's row, in
+ * markdown; the JSON Schema's keywords; whether it may be absent).
+ *
  * The writer (report_json*.c) names every member it writes by its id
  * (RM_<object>_<member>), the merge reader (merge_*.c) every member it
- * reads, and doc/report-json.md has one table per object, row for row in
- * this order, which t/unit/test_report_schema.c checks (key, type, and
- * that every documented member is here), as it checks that a written
- * report holds each member at the type declared.  Members whose names
- * come from data (percentiles, wait events, the server's settings and
- * counters, the settings of REPORT_SETTINGS, the counters of
- * STATS_COUNTERS) are declared by those lists and appear here as the
- * object that holds them.
+ * reads.  tools/report_format.c makes from the list, on every build,
+ * doc/report-json.schema.json and the member tables of
+ * doc/report-json.md (one per object, under the heading REPORT_OBJECTS
+ * gives, row for row in this order; the prose around them is kept); the
+ * test report_format fails when the committed copies differ from them.
+ * t/unit/test_report_schema.c checks that a written report holds every
+ * member, each at the type declared, and the Perl tests check real runs'
+ * documents against the generated schema.  Members whose names come from
+ * data (percentiles, wait events, the server's settings and counters, the
+ * settings of REPORT_SETTINGS, the counters of STATS_COUNTERS) are
+ * declared by those lists and appear here as the object that holds them.
  *
- * Adding a member: one line here (in the writer's order), its put in the
- * writer, its read in the merge if it is an input of the figures, its row
- * in the doc; the test names whichever is missing.
+ * Adding a member: one entry in report_members.h (in the writer's order,
+ * with its meaning), its put in the writer, its read in the merge if it
+ * is an input of the figures; then scripts/report-format.sh --update
+ * writes the schema and the doc's table again (the test report_format
+ * says so when it was forgotten, test_report_schema when the writer does
+ * not write the member).
  */
 #ifndef PGBENCH_REPORT_SCHEMA_H
 #define PGBENCH_REPORT_SCHEMA_H
