@@ -24,7 +24,6 @@
 
 #include "pgbench/report/json_read.h"
 #include "pgbench/report/report_schema.h"
-#include "pgbench/stats/stats.h"
 #include "tap.h"
 
 static const char *srcdir = ".";
@@ -142,117 +141,33 @@ test_children(void)
 
 /* ---- written reports ---------------------------------------------------------- */
 
-/* v (not null) is of type t. */
-static bool
-is_type(const json_value *v, report_type t)
-{
-	switch (t)
-	{
-		case RT_INT:
-			return v->kind == JSON_NUMBER && (v->number == JSON_INT64 || v->number == JSON_UINT64);
-		case RT_NUMBER:
-			return v->kind == JSON_NUMBER;
-		case RT_STRING:
-			return v->kind == JSON_STRING;
-		case RT_BOOL:
-			return v->kind == JSON_BOOL;
-		case RT_OBJECT:
-			return v->kind == JSON_OBJECT;
-		case RT_ARRAY:
-			return v->kind == JSON_ARRAY;
-	}
-	return false;
-}
-
-/* A transaction counter of STATS_COUNTERS by its JSON name. */
-static bool
-is_counter(const char *key)
-{
-#define COUNTER_IS(field, json_name, kind) \
-	if (strcmp(key, json_name) == 0) \
-		return true;
-	STATS_COUNTERS(COUNTER_IS)
-#undef COUNTER_IS
-	return false;
-}
-
-/* Whether holder is the first member of REPORT_CHILDREN to hold o. */
-static bool
-first_holder(report_member holder, report_object o)
-{
-	for (int m = 0; m < RM_COUNT; m++)
-		if (report_member_child((report_member) m) == o)
-			return m == holder;
-	return false;
-}
-
 /*
- * The declared members of o (held by holder, RM_NONE at the top) absent
- * at r: each must be written but those that may be absent.
- */
-static int
-missing_members(report_object o, report_member holder, const json_ref *r, const char *file)
-{
-	bool		full = holder == RM_NONE || first_holder(holder, o);
-	int			bad = 0;
-	char		path[256];
-
-	json_ref_path(r, path, sizeof(path));
-	for (int m = 0; m < RM_COUNT; m++)
-	{
-		const report_member_def *d = &report_members[m];
-
-		if (d->object != o || (d->flags & RF_OPTIONAL) || (!full && (d->flags & RF_FIRST_HOLDER)) ||
-			json_get(r->v, d->key) != NULL)
-			continue;
-		tap_diag("%s: %s: no member %s", file, path, d->key);
-		bad++;
-	}
-#define COUNTER_THERE(field, json_name, kind) \
-	if (o == RO_TRANSACTIONS && json_get(r->v, json_name) == NULL) \
-	{ \
-		tap_diag("%s: %s: no counter %s", file, path, json_name); \
-		bad++; \
-	}
-	STATS_COUNTERS(COUNTER_THERE)
-#undef COUNTER_THERE
-	return bad;
-}
-
-/*
- * The members of object o at r (held by holder), and of the objects they
- * hold; offences counted.
+ * The object o at r (held by holder, RM_NONE at the top) against its
+ * declaration (report_object_check), and the objects its members hold;
+ * offences counted.
  */
 static int
 walk_report(report_object o, report_member holder, const json_ref *r, const char *file)
 {
-	int			bad = missing_members(o, holder, r, file);
+	static const char *const what[] = {
+		[RX_UNDECLARED] = "not declared in", [RX_MISTYPED] = "not at its type declared in",
+		[RX_MISSING] = "missing, declared in",
+	};
+	const char *key = NULL;
+	report_offence offence = report_object_check(o, holder, false, r->v, &key);
+	int			bad = offence != RX_NONE;
 	char		path[256];
 
+	json_ref_path(r, path, sizeof(path));
+	if (offence != RX_NONE)
+		tap_diag("%s: %s.%s: %s %s", file, path, key, what[offence], report_object_headings[o]);
 	for (int i = 0; i < r->v->n; i++)
 	{
-		const char *key = json_member_name(r->v, i);
-		json_ref	mr = json_ref_member(r, key);
-		report_member m = report_member_of(o, key);
-		report_type type = m != RM_NONE ? report_members[m].type : RT_INT;
-		bool		nullable = m != RM_NONE && report_members[m].nullable;
+		json_ref	mr = json_ref_member(r, json_member_name(r->v, i));
+		report_member m = report_member_of(o, json_member_name(r->v, i));
 		report_object child = m != RM_NONE ? report_member_child(m) : RO_NONE;
 
-		json_ref_path(&mr, path, sizeof(path));
-		if (m == RM_NONE && !(o == RO_TRANSACTIONS && is_counter(key)))
-		{
-			tap_diag("%s: %s: not declared in %s", file, path, report_object_headings[o]);
-			bad++;
-			continue;
-		}
-		if (mr.v->kind == JSON_NULL ? !nullable : !is_type(mr.v, type))
-		{
-			tap_diag("%s: %s: %s, declared %s", file, path, json_kind_name(mr.v),
-					 report_type_text(type, nullable));
-			bad++;
-			continue;
-		}
-		if (child == RO_NONE || mr.v->kind == JSON_NULL)
+		if (child == RO_NONE || !report_value_fits(m, mr.v) || mr.v->kind == JSON_NULL)
 			continue;
 		if (mr.v->kind == JSON_OBJECT)
 			bad += walk_report(child, m, &mr, file);
