@@ -50,7 +50,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,19 +62,6 @@
 #include "pgbench/base/utf8.h"
 #include "pgbench/report/threshold.h"
 
-
-void
-fr_fail(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	dprintf(2, "fuzz_report: ");
-	vdprintf(2, fmt, ap);
-	dprintf(2, "\n");
-	va_end(ap);
-	abort();
-}
 
 /* ---- the figures ---------------------------------------------------------- */
 

@@ -1,14 +1,30 @@
 /*
  * fuzz_report_input.c — fuzz_report's input (fuzz_report_int.h): numbers
  * from its back, edges and extremes among them, and C strings of any
- * bytes from its front.
+ * bytes from its front; and fr_fail (fuzz_report.h), which every part
+ * calls.
  */
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_report_int.h"
+
+void
+fr_fail(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	dprintf(2, "fuzz_report: ");
+	vdprintf(2, fmt, ap);
+	dprintf(2, "\n");
+	va_end(ap);
+	abort();
+}
 
 void *
 fr_alloc(fr_in *in, size_t size)
