@@ -28,14 +28,14 @@
 /* The columns of REPORT_MEMBERS the program itself does not keep. */
 static const char *const member_schema[RM_COUNT] = {
 #define MEMBER_SCHEMA(obj, id, key, type, nullable, unit, use, flags, schema, meaning) \
-	[RM_##obj##_##id] = schema,
+	[RM_##obj##_##id] = (schema),
 	REPORT_MEMBERS(MEMBER_SCHEMA)
 #undef MEMBER_SCHEMA
 };
 
 static const char *const member_meaning[RM_COUNT] = {
 #define MEMBER_MEANING(obj, id, key, type, nullable, unit, use, flags, schema, meaning) \
-	[RM_##obj##_##id] = meaning,
+	[RM_##obj##_##id] = (meaning),
 	REPORT_MEMBERS(MEMBER_MEANING)
 #undef MEMBER_MEANING
 };
@@ -338,19 +338,35 @@ put_properties(report_object o, bool full, int only_flags)
 	close_('}');
 }
 
-/* The members of o that must be there (of the RF_ only_flags ones, if any). */
+static void
+put_counter_names(stats_counter_kind want)
+{
+#define COUNTER_NAME(field, json_name, kind) \
+	if ((kind) == want) \
+		put_str(NULL, json_name);
+	STATS_COUNTERS(COUNTER_NAME)
+#undef COUNTER_NAME
+}
+
+/*
+ * The members of o that must be there (of the RF_ only_flags ones, if
+ * any), in put_properties's order.
+ */
 static void
 put_required(report_object o, bool full, int only_flags)
 {
 	open_("required", '[');
 	if (o == RO_TRANSACTIONS)
 	{
-#define COUNTER_REQUIRED(field, json_name, kind) put_str(NULL, json_name);
-		STATS_COUNTERS(COUNTER_REQUIRED)
-#undef COUNTER_REQUIRED
+		put_counter_names(STATS_COUNT_SUCCESS);
+		put_str(NULL, report_key(RM_TRANSACTIONS_FAILED));
+		put_counter_names(STATS_COUNT_FAILURE);
+		put_counter_names(STATS_COUNT_SKIPPED);
+		put_counter_names(STATS_COUNT_RETRY);
 	}
 	for (int m = 0; m < RM_COUNT; m++)
 		if (in_variant(m, o, full) && !(report_members[m].flags & RF_OPTIONAL) &&
+			m != RM_TRANSACTIONS_FAILED &&
 			(only_flags == 0 || (report_members[m].flags & only_flags)))
 			put_str(NULL, report_members[m].key);
 	close_(']');
@@ -490,7 +506,7 @@ put_server_counters_def(void)
 		TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
 #undef COUNTER_DEF
 	};
-	const char *groups[SRV_NCOUNTERS];
+	const char *groups[SRV_NCOUNTERS] = {0};
 	int			ngroups = 0;
 
 	for (int c = 0; c < SRV_NCOUNTERS; c++)
