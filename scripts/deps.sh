@@ -14,7 +14,7 @@
 # manager's locks (what every install here does first).
 set -euo pipefail
 
-pkgs=(flex bison meson ninja-build libpq-dev libssl-dev libjemalloc-dev postgresql libipc-run-perl pkg-config gcc)
+pkgs=(flex bison meson ninja-build libpq-dev libssl-dev libjemalloc-dev postgresql libipc-run-perl libjson-validator-perl pkg-config gcc)
 case "${1:-}" in
 	test) pkgs+=(chromium iproute2 gcovr) ;;
 	ci) pkgs+=(chromium iproute2 gcovr universal-ctags cppcheck clang-tidy clang libclang-rt-14-dev) ;;

@@ -7,9 +7,10 @@
 #include "pgbench/report/report_schema.h"
 
 const report_member_def report_members[RM_COUNT] = {
-#define REPORT_MEMBER_DEF(obj, id, key_, type_, nullable_, unit_, use_) \
+#define REPORT_MEMBER_DEF(obj, id, key_, type_, nullable_, unit_, use_, flags_, schema_, meaning_) \
 	[RM_##obj##_##id] = {.object = RO_##obj, .key = (key_), .type = (type_), \
-		.nullable = (nullable_), .unit = (unit_), .use = (use_)},
+		.nullable = (nullable_), .unit = (unit_), .use = (use_), \
+		.flags = (flags_)},
 	REPORT_MEMBERS(REPORT_MEMBER_DEF)
 #undef REPORT_MEMBER_DEF
 };

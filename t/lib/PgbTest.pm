@@ -21,7 +21,8 @@ use Socket ();
 our @EXPORT = qw(pgbench system_pgbench run_cmd slurp write_file without_client_bound
   start_cluster our_pgbench_path system_pgbench_path mask_timings
   same_as_system timed_pgbench overhead_of late_bound poll_until
-  start_proxy stop_proxy oracle19_path find_chromium run_accounted start_delay_proxy);
+  start_proxy stop_proxy oracle19_path find_chromium run_accounted start_delay_proxy
+  report_schema_errors);
 
 # see _run_forked
 our $FAST_SPAWN = 0;
@@ -322,6 +323,32 @@ sub write_file
 	print $fh $content;
 	close $fh;
 	return $path;
+}
+
+# The violations of the --report-json document $doc (decoded by JSON::PP)
+# against the schema (doc/report-json.schema.json as this build generates
+# it, tools/report_format.c; the committed copy outside meson test), each
+# "/path: what"; empty when it conforms.  unstarted => 1 checks it as the
+# document of a run that never benchmarked ($defs/unstarted).  Our
+# keywords mean the same in drafts 2019-09 and 2020-12, and Debian's
+# JSON::Validator has the first.
+my %report_schema;
+
+sub report_schema_errors
+{
+	my ($doc, %o) = @_;
+	require JSON::PP;
+	require JSON::Validator::Schema::Draft201909;
+	my $path = $ENV{PGBENCH_REPORT_SCHEMA} || ($ENV{PGBENCH_SRC} || '.') . '/doc/report-json.schema.json';
+	my $which = $o{unstarted} ? 'unstarted' : 'run';
+	$report_schema{$which} //= do
+	{
+		my $schema = JSON::PP::decode_json(slurp($path));
+		delete $schema->{'$schema'};	# no fetch of the meta-schema
+		$schema = { '$defs' => $schema->{'$defs'}, '$ref' => '#/$defs/unstarted' } if $o{unstarted};
+		JSON::Validator::Schema::Draft201909->new($schema);
+	};
+	return map { "$_" } $report_schema{$which}->validate($doc);
 }
 
 # stderr without our client-bound warning (doc/report.md), which any run

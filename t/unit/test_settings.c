@@ -1,9 +1,9 @@
 /*
  * test_settings.c — the report's settings, listed once (REPORT_SETTINGS,
  * figures.h), against what is said and done with them: the rows of
- * doc/report-json.md's "settings" table and the schema's settings
- * properties (names in the list's order, types, nullability, which are
- * required), and a round trip: figures of constructed runs written by the
+ * doc/report-json.md's "settings" table (names in the list's order,
+ * types, nullability; the schema's settings are generated from the list by
+ * tools/report_format.c), and a round trip: figures of constructed runs written by the
  * JSON writer, read back by the merge (merge_text) and computed again
  * (merge_report_input, figures_compute) give every setting of the list
  * back identical; two reports merge by each setting's policy; a report
@@ -46,28 +46,6 @@ doc_type(report_setting_kind k)
 	return "?";
 }
 
-/* The JSON schema's "type" of a setting of kind k. */
-static const char *
-schema_type(report_setting_kind k)
-{
-	switch (k)
-	{
-		case SETTING_STRING:
-		case SETTING_NAME:
-			return "string";
-		case SETTING_INT:
-		case SETTING_SEED:
-			return "integer";
-		case SETTING_NUMBER:
-			return "number";
-		case SETTING_BOOL:
-			return "boolean";
-		case SETTING_PERCENTILES:
-			return "array";
-	}
-	return "?";
-}
-
 /* The rows of the "## `settings`" table: "| `key` | type | meaning |". */
 static void
 test_doc_table(void)
@@ -106,65 +84,6 @@ test_doc_table(void)
 		n++;
 	}
 	tap_is_int(n, report_nsettings, "doc/report-json.md: one row per setting");
-	free(text);
-}
-
-/* One property of the schema's settings against setting s. */
-static void
-check_property(const json_value *prop, const report_setting *s)
-{
-	const json_value *type = json_get(prop, "type");
-	bool		nullable = type != NULL && type->kind == JSON_ARRAY;
-	const char *t = nullable ? json_str(json_at(type, 0)) : json_str(type);
-
-	tap_ok(t != NULL && strcmp(t, schema_type(s->kind)) == 0, "schema: %s is %s", s->key,
-		   schema_type(s->kind));
-	tap_ok(nullable == s->nullable && (!nullable || (type->n == 2 &&
-													 strcmp(json_str(json_at(type, 1)), "null") == 0)),
-		   "schema: %s %s null", s->key, s->nullable ? "may be" : "is never");
-}
-
-/* "properties" and "required" of the schema's settings. */
-static void
-test_schema(void)
-{
-	size_t		len;
-	char	   *text = tap_read_source(srcdir, "doc/report-json.schema.json", &len);
-	char		why[256];
-	json_doc	doc;
-	const json_value *st,
-			   *props,
-			   *req;
-	int			nrequired = 0;
-
-	if (!tap_ok(text != NULL && json_parse(text, len, &doc, why, sizeof(why)),
-				"the schema reads"))
-	{
-		free(text);
-		return;
-	}
-	st = json_get(json_get(&doc.root, "properties"), "settings");
-	props = json_get(st, "properties");
-	req = json_get(st, "required");
-	tap_ok(props != NULL && props->n == report_nsettings, "schema: one property per setting");
-	for (int i = 0; props != NULL && i < props->n && i < report_nsettings; i++)
-	{
-		tap_is_str(json_member_name(props, i), report_settings[i].key,
-				   "schema property in the list's order");
-		check_property(json_member_value(props, i), &report_settings[i]);
-	}
-	for (int i = 0; i < report_nsettings; i++)
-	{
-		bool		listed = false;
-
-		for (int j = 0; req != NULL && j < req->n; j++)
-			listed = listed || strcmp(json_str(json_at(req, j)), report_settings[i].key) == 0;
-		tap_ok(listed == !report_settings[i].added, "schema: %s %s", report_settings[i].key,
-			   report_settings[i].added ? "not required (older reports lack it)" : "required");
-		nrequired += listed;
-	}
-	tap_is_int(req != NULL ? req->n : -1, nrequired, "schema: nothing else required");
-	json_doc_free(&doc);
 	free(text);
 }
 
@@ -526,7 +445,6 @@ main(int argc, char **argv)
 	if (argc > 1)
 		srcdir = argv[1];
 	test_doc_table();
-	test_schema();
 	test_round_trip(&full);
 	test_round_trip(&plain);
 	test_two();

@@ -1,0 +1,747 @@
+/*
+ * report_format.c — the --report-json format as the documents say it,
+ * made at build time from its one declaration (REPORT_OBJECTS,
+ * REPORT_MEMBERS, REPORT_CHILDREN in report_schema.h and
+ * report_members.h; the data-named members from REPORT_SETTINGS,
+ * SERVER_KEY_SETTINGS, TIMELINE_SERVER_COUNTERS and STATS_COUNTERS):
+ *
+ *   report_format schema OUT      the JSON Schema (doc/report-json.schema.json)
+ *   report_format doc IN OUT      IN (doc/report-json.md) with the member
+ *                                 table of each object written again from
+ *                                 the declaration; the prose is kept as it is
+ *
+ * scripts/report-format.sh --update copies both over the committed files,
+ * and the test report_format fails when they differ.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench/report/figures.h"
+#include "pgbench/report/report.h"
+#include "pgbench/report/report_schema.h"
+#include "pgbench/server/server_info.h"
+#include "pgbench/stats/stats.h"
+#include "pgbench/stats/timeline.h"
+
+/* The columns of REPORT_MEMBERS the program itself does not keep. */
+static const char *const member_schema[RM_COUNT] = {
+#define MEMBER_SCHEMA(obj, id, key, type, nullable, unit, use, flags, schema, meaning) \
+	[RM_##obj##_##id] = (schema),
+	REPORT_MEMBERS(MEMBER_SCHEMA)
+#undef MEMBER_SCHEMA
+};
+
+static const char *const member_meaning[RM_COUNT] = {
+#define MEMBER_MEANING(obj, id, key, type, nullable, unit, use, flags, schema, meaning) \
+	[RM_##obj##_##id] = (meaning),
+	REPORT_MEMBERS(MEMBER_MEANING)
+#undef MEMBER_MEANING
+};
+
+static const char *const object_ids[RO_COUNT] = {
+#define OBJECT_ID(id, heading) [RO_##id] = #id,
+	REPORT_OBJECTS(OBJECT_ID)
+#undef OBJECT_ID
+};
+
+/* ---- writing JSON, indented ------------------------------------------------ */
+
+static FILE *out;
+static int	depth;
+static bool first = true;
+
+static void
+fail(const char *what, const char *detail)
+{
+	fprintf(stderr, "report_format: %s%s%s\n", what, detail[0] ? ": " : "", detail);
+	exit(1);
+}
+
+static void
+put_string(const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+	{
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* A new line for the next member or item ("key": when key). */
+static void
+next(const char *key)
+{
+	if (depth > 0)
+		fputs(first ? "\n" : ",\n", out);
+	for (int i = 0; i < depth; i++)
+		fputs("  ", out);
+	first = false;
+	if (key != NULL)
+	{
+		put_string(key);
+		fputs(": ", out);
+	}
+}
+
+static void
+open_(const char *key, char bracket)
+{
+	next(key);
+	fputc(bracket, out);
+	depth++;
+	first = true;
+}
+
+static void
+close_(char bracket)
+{
+	bool		empty = first;
+
+	depth--;
+	if (!empty)
+	{
+		fputc('\n', out);
+		for (int i = 0; i < depth; i++)
+			fputs("  ", out);
+	}
+	fputc(bracket, out);
+	first = false;
+}
+
+/* "key": raw JSON text. */
+static void
+put_raw(const char *key, const char *text)
+{
+	next(key);
+	fputs(text, out);
+}
+
+static void
+put_str(const char *key, const char *s)
+{
+	next(key);
+	put_string(s);
+}
+
+/*
+ * The schema column: JSON members' text ("a": 1, "b": {...}), each member
+ * on a line of its own.
+ */
+static void
+put_members_text(const char *text)
+{
+	const char *p = text;
+
+	while (*p != '\0')
+	{
+		const char *start = p;
+		int			nest = 0;
+		bool		quoted = false;
+
+		for (; *p != '\0' && (quoted || nest > 0 || *p != ','); p++)
+		{
+			if (quoted && *p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '"')
+				quoted = !quoted;
+			else if (!quoted && (*p == '{' || *p == '['))
+				nest++;
+			else if (!quoted && (*p == '}' || *p == ']'))
+				nest--;
+		}
+		if (quoted || nest != 0)
+			fail("unbalanced schema text", text);
+		next(NULL);
+		fprintf(out, "%.*s", (int) (p - start), start);
+		if (*p == ',')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* ---- the schema ------------------------------------------------------------ */
+
+static const char *const json_types[] = {
+	[RT_INT] = "integer", [RT_NUMBER] = "number", [RT_STRING] = "string",
+	[RT_BOOL] = "boolean", [RT_OBJECT] = "object", [RT_ARRAY] = "array",
+};
+
+static void
+put_type(const char *type, bool nullable)
+{
+	char		text[64];
+
+	if (nullable)
+		snprintf(text, sizeof(text), "[\"%s\", \"null\"]", type);
+	else
+		snprintf(text, sizeof(text), "\"%s\"", type);
+	put_raw("type", text);
+}
+
+/* The member that holds o first in REPORT_CHILDREN's order, or RM_NONE. */
+static report_member
+first_holder(report_object o)
+{
+	for (int m = 0; m < RM_COUNT; m++)
+		if (report_member_child((report_member) m) == o)
+			return (report_member) m;
+	return RM_NONE;
+}
+
+static bool
+has_first_holder_members(report_object o)
+{
+	for (int m = 0; m < RM_COUNT; m++)
+		if (report_members[m].object == o && (report_members[m].flags & RF_FIRST_HOLDER))
+			return true;
+	return false;
+}
+
+/* Object o's name in $defs: its id in lower case. */
+static void
+def_name(report_object o, char *buf, size_t len)
+{
+	size_t		i;
+
+	for (i = 0; object_ids[o][i] != '\0' && i + 1 < len; i++)
+		buf[i] = (char) (object_ids[o][i] >= 'A' && object_ids[o][i] <= 'Z' ?
+						 object_ids[o][i] - 'A' + 'a' : object_ids[o][i]);
+	buf[i] = '\0';
+}
+
+/*
+ * The $defs name of what holder holds: the object's own, or, for its first
+ * holder when it has members only there, "<holder's object>_<key>".
+ */
+static void
+child_def_name(report_member holder, char *buf, size_t len)
+{
+	report_object c = report_member_child(holder);
+	char		own[64];
+
+	def_name(c, own, sizeof(own));
+	if (has_first_holder_members(c) && first_holder(c) == holder)
+	{
+		char		obj[64];
+
+		def_name(report_members[holder].object, obj, sizeof(obj));
+		snprintf(buf, len, "%s_%s", obj, report_members[holder].key);
+	}
+	else
+		snprintf(buf, len, "%s", own);
+}
+
+/* Writing $defs/unstarted: RF_UNSTARTED_SET members are never null there. */
+static bool unstarted;
+
+/* The schema of member m: its type, its schema column, what it holds, its meaning. */
+static void
+put_member(report_member m)
+{
+	const report_member_def *d = &report_members[m];
+	char		ref[128],
+				name[64];
+
+	open_(d->key, '{');
+	put_type(json_types[d->type], d->nullable && !(unstarted && (d->flags & RF_UNSTARTED_SET)));
+	put_members_text(member_schema[m]);
+	if (report_member_child(m) != RO_NONE)
+	{
+		child_def_name(m, name, sizeof(name));
+		snprintf(ref, sizeof(ref), "\"#/$defs/%s\"", name);
+		if (d->type == RT_ARRAY)
+		{
+			open_("items", '{');
+			put_raw("type", "\"object\"");
+			put_raw("$ref", ref);
+			close_('}');
+		}
+		else
+			put_raw("$ref", ref);
+	}
+	put_str("description", member_meaning[m]);
+	close_('}');
+}
+
+/* The meaning of a transaction counter (REPORT_COUNTER_MEANINGS). */
+static const char *
+counter_meaning(const char *json_name)
+{
+#define COUNTER_MEANING(name, text) \
+	if (strcmp(json_name, name) == 0) \
+		return text;
+	REPORT_COUNTER_MEANINGS(COUNTER_MEANING)
+#undef COUNTER_MEANING
+	fail("no meaning in REPORT_COUNTER_MEANINGS (report_members.h) for the counter", json_name);
+	return NULL;
+}
+
+/* A transaction counter of STATS_COUNTERS: an integer, with its meaning. */
+static void
+put_counter(const char *json_name)
+{
+	open_(json_name, '{');
+	put_raw("type", "\"integer\"");
+	put_str("description", counter_meaning(json_name));
+	close_('}');
+}
+
+static void
+put_counters(stats_counter_kind want)
+{
+#define COUNTER_PROPERTY(field, json_name, kind) \
+	if ((kind) == want) \
+		put_counter(json_name);
+	STATS_COUNTERS(COUNTER_PROPERTY)
+#undef COUNTER_PROPERTY
+}
+
+/* Whether member m is in the variant of its object (full: its first holder's). */
+static bool
+in_variant(int m, report_object o, bool full)
+{
+	return report_members[m].object == o && (full || !(report_members[m].flags & RF_FIRST_HOLDER));
+}
+
+/*
+ * The properties of o in the writer's order: `transactions` has the
+ * counters of STATS_COUNTERS (put_counts, report_json.c): SUCCESS,
+ * `failed`, FAILURE, SKIPPED and RETRY, then its other members.
+ */
+static void
+put_properties(report_object o, bool full, int only_flags)
+{
+	open_("properties", '{');
+	if (o == RO_TRANSACTIONS)
+	{
+		put_counters(STATS_COUNT_SUCCESS);
+		put_member(RM_TRANSACTIONS_FAILED);
+		put_counters(STATS_COUNT_FAILURE);
+		put_counters(STATS_COUNT_SKIPPED);
+		put_counters(STATS_COUNT_RETRY);
+	}
+	for (int m = 0; m < RM_COUNT; m++)
+		if (in_variant(m, o, full) && m != RM_TRANSACTIONS_FAILED &&
+			(only_flags == 0 || (report_members[m].flags & only_flags)))
+			put_member((report_member) m);
+	close_('}');
+}
+
+static void
+put_counter_names(stats_counter_kind want)
+{
+#define COUNTER_NAME(field, json_name, kind) \
+	if ((kind) == want) \
+		put_str(NULL, json_name);
+	STATS_COUNTERS(COUNTER_NAME)
+#undef COUNTER_NAME
+}
+
+/*
+ * The members of o that must be there (of the RF_ only_flags ones, if
+ * any), in put_properties's order.
+ */
+static void
+put_required(report_object o, bool full, int only_flags)
+{
+	open_("required", '[');
+	if (o == RO_TRANSACTIONS)
+	{
+		put_counter_names(STATS_COUNT_SUCCESS);
+		put_str(NULL, report_key(RM_TRANSACTIONS_FAILED));
+		put_counter_names(STATS_COUNT_FAILURE);
+		put_counter_names(STATS_COUNT_SKIPPED);
+		put_counter_names(STATS_COUNT_RETRY);
+	}
+	for (int m = 0; m < RM_COUNT; m++)
+		if (in_variant(m, o, full) && !(report_members[m].flags & RF_OPTIONAL) &&
+			m != RM_TRANSACTIONS_FAILED &&
+			(only_flags == 0 || (report_members[m].flags & only_flags)))
+			put_str(NULL, report_members[m].key);
+	close_(']');
+}
+
+/* An object's schema without its type (its holder says whether it may be null). */
+static void
+put_object_def(const char *name, report_object o, bool full)
+{
+	open_(name, '{');
+	put_raw("additionalProperties", "false");
+	put_required(o, full, 0);
+	put_properties(o, full, 0);
+	close_('}');
+}
+
+static void
+put_object_defs(void)
+{
+	for (int o = 0; o < RO_COUNT; o++)
+	{
+		char		name[64];
+
+		if (o == RO_TOP)
+			continue;
+		def_name((report_object) o, name, sizeof(name));
+		put_object_def(name, (report_object) o, false);
+		if (has_first_holder_members((report_object) o))
+		{
+			child_def_name(first_holder((report_object) o), name, sizeof(name));
+			put_object_def(name, (report_object) o, true);
+		}
+	}
+}
+
+/* ---- the members named by data ------------------------------------------------ */
+
+static void
+put_number(const char *key, double v)
+{
+	char		text[64];
+
+	snprintf(text, sizeof(text), "%.17g", v);
+	put_raw(key, text);
+}
+
+/* A setting's type and range (lo, hi: REPORT_SETTINGS's; 0, 0: none). */
+static void
+put_setting(const char *key, report_setting_kind kind, bool nullable, double lo, double hi)
+{
+	static const char *const types[] = {
+		[SETTING_STRING] = "string", [SETTING_NAME] = "string", [SETTING_INT] = "integer",
+		[SETTING_NUMBER] = "number", [SETTING_BOOL] = "boolean",
+		[SETTING_PERCENTILES] = "array", [SETTING_SEED] = "integer",
+	};
+	bool		ranged = (lo != 0 || hi != 0) &&
+		(kind == SETTING_INT || kind == SETTING_NUMBER || kind == SETTING_PERCENTILES);
+
+	open_(key, '{');
+	put_type(types[kind], nullable);
+	if (kind == SETTING_PERCENTILES)
+		open_("items", '{'), put_raw("type", "\"number\"");
+	if (ranged)
+		put_number("minimum", lo);
+	if (ranged && isfinite(hi))
+		put_number("maximum", hi);
+	if (kind == SETTING_PERCENTILES)
+		close_('}');
+	close_('}');
+}
+
+/*
+ * A range bound of REPORT_SETTINGS as a number: a _NAME setting's lo is its
+ * names (not evaluated here), its hi an index, neither a range.
+ */
+#define SETTING_BOUND(kind, v) \
+	((kind) == SETTING_NAME ? 0.0 : _Generic((v), const char *const *: 0.0, default: (v)))
+
+static void
+put_settings_def(void)
+{
+	open_("settings", '{');
+	put_raw("additionalProperties", "false");
+	open_("required", '[');
+#define SETTING_REQUIRED(key, kind, field, null, merge, lo, hi) \
+	if (!SETTING_ADDED_##null) \
+		put_str(NULL, key);
+	REPORT_SETTINGS(SETTING_REQUIRED)
+#undef SETTING_REQUIRED
+	close_(']');
+	open_("properties", '{');
+#define SETTING_PROPERTY(key, kind, field, null, merge, lo, hi) \
+	put_setting(key, kind, SETTING_NULLABLE_##null, SETTING_BOUND(kind, lo), \
+				SETTING_BOUND(kind, hi));
+	REPORT_SETTINGS(SETTING_PROPERTY)
+#undef SETTING_PROPERTY
+	close_('}');
+	put_str("description", "The run's parameters: REPORT_SETTINGS (figures.h), in its order; "
+			"those added after a schema version's first reports may be absent.");
+	close_('}');
+}
+
+/* server.settings: each of SERVER_KEY_SETTINGS, a setting or null. */
+static void
+put_server_settings_def(void)
+{
+	static const char *const keys[] = SERVER_KEY_SETTINGS;
+	char		name[64],
+				ref[128];
+
+	def_name(RO_SERVER_SETTING, name, sizeof(name));
+	snprintf(ref, sizeof(ref), "\"#/$defs/%s\"", name);
+	open_("server_settings", '{');
+	put_raw("additionalProperties", "false");
+	open_("required", '[');
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		put_str(NULL, keys[i]);
+	close_(']');
+	open_("properties", '{');
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	{
+		open_(keys[i], '{');
+		put_type("object", true);
+		put_raw("$ref", ref);
+		close_('}');
+	}
+	close_('}');
+	close_('}');
+}
+
+/* The server's counters: an object per group, a member per counter it has. */
+static void
+put_server_counters_def(void)
+{
+	static const timeline_counter_def counters[SRV_NCOUNTERS] = {
+#define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
+		TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
+#undef COUNTER_DEF
+	};
+	const char *groups[SRV_NCOUNTERS] = {0};
+	int			ngroups = 0;
+
+	for (int c = 0; c < SRV_NCOUNTERS; c++)
+		if (ngroups == 0 || strcmp(groups[ngroups - 1], counters[c].group) != 0)
+			groups[ngroups++] = counters[c].group;
+	open_("server_counters", '{');
+	put_raw("additionalProperties", "false");
+	open_("properties", '{');
+	for (int g = 0; g < ngroups; g++)
+	{
+		open_(groups[g], '{');
+		put_raw("type", "\"object\"");
+		put_raw("additionalProperties", "false");
+		open_("properties", '{');
+		for (int c = 0; c < SRV_NCOUNTERS; c++)
+			if (strcmp(counters[c].group, groups[g]) == 0)
+			{
+				open_(counters[c].key, '{');
+				put_raw("type", strcmp(counters[c].unit, "ms") == 0 ?
+						"\"number\"" : "\"integer\"");
+				close_('}');
+			}
+		close_('}');
+		close_('}');
+	}
+	close_('}');
+	put_str("description", "The server's counters (TIMELINE_SERVER_COUNTERS), an object per "
+			"group, a member per counter the server has.");
+	close_('}');
+}
+
+/* ---- the whole schema ---------------------------------------------------------- */
+
+static void
+write_schema(void)
+{
+	char		title[256];
+
+	snprintf(title, sizeof(title),
+			 "pgbench --report-json document, schema_version %d (doc/report-json.md); "
+			 "a run that never benchmarked: $defs/unstarted", REPORT_JSON_SCHEMA_VERSION);
+	open_(NULL, '{');
+	put_str("$schema", "https://json-schema.org/draft/2020-12/schema");
+	put_str("$id", "pgbench-report-json-schema-3");
+	put_str("title", title);
+	put_str("$comment", "Generated by tools/report_format.c from report_members.h: "
+			"do not edit; scripts/report-format.sh --update writes it again.");
+	put_raw("type", "\"object\"");
+	put_raw("additionalProperties", "false");
+	put_required(RO_TOP, true, 0);
+	put_properties(RO_TOP, true, 0);
+	open_("$defs", '{');
+	open_("unstarted", '{');
+	put_raw("type", "\"object\"");
+	put_raw("additionalProperties", "false");
+	put_required(RO_TOP, true, RF_UNSTARTED);
+	unstarted = true;
+	put_properties(RO_TOP, true, RF_UNSTARTED);
+	unstarted = false;
+	close_('}');
+	put_object_defs();
+	put_settings_def();
+	put_server_settings_def();
+	put_server_counters_def();
+	close_('}');
+	close_('}');
+	fputc('\n', out);
+}
+
+/* ---- the doc's member tables ------------------------------------------------- */
+
+static char *
+read_file(const char *path)
+{
+	FILE	   *f = fopen(path, "rb");
+	char	   *text;
+	long		len;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 ||
+		fseek(f, 0, SEEK_SET) != 0)
+		fail("cannot read", path);
+	text = malloc((size_t) len + 1);
+	if (text == NULL || fread(text, 1, (size_t) len, f) != (size_t) len)
+		fail("cannot read", path);
+	text[len] = '\0';
+	fclose(f);
+	return text;
+}
+
+/*
+ * The line after the heading of o's section ("## heading" or "### heading",
+ * then the end of the line, a space or a parenthesis), or NULL.
+ */
+static const char *
+find_section(const char *text, const char *heading)
+{
+	size_t		hlen = strlen(heading);
+
+	for (const char *p = text; p != NULL; p = strchr(p, '\n'))
+	{
+		const char *h;
+
+		p += *p == '\n';
+		h = p + strspn(p, "#");
+		if (h == p || h[0] != ' ' || strncmp(h + 1, heading, hlen) != 0 ||
+			strchr("\n (", h[1 + hlen]) == NULL)
+			continue;
+		return strchr(h, '\n') != NULL ? strchr(h, '\n') + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void
+put_row(const char *key, const char *type, const char *meaning)
+{
+	fprintf(out, "| `%s` | %s | %s |\n", key, type, meaning);
+}
+
+static void
+put_counter_rows(stats_counter_kind want)
+{
+#define COUNTER_ROW(field, json_name, kind) \
+	if ((kind) == want) \
+		put_row(json_name, "int", counter_meaning(json_name));
+	STATS_COUNTERS(COUNTER_ROW)
+#undef COUNTER_ROW
+}
+
+static void
+put_member_row(report_member m)
+{
+	const report_member_def *d = &report_members[m];
+
+	put_row(d->key, report_type_text(d->type, d->nullable), member_meaning[m]);
+}
+
+/* The rows of o's table, in the order of put_properties. */
+static void
+put_rows(report_object o)
+{
+	if (o == RO_TRANSACTIONS)
+	{
+		put_counter_rows(STATS_COUNT_SUCCESS);
+		put_member_row(RM_TRANSACTIONS_FAILED);
+		put_counter_rows(STATS_COUNT_FAILURE);
+		put_counter_rows(STATS_COUNT_SKIPPED);
+		put_counter_rows(STATS_COUNT_RETRY);
+	}
+	for (int m = 0; m < RM_COUNT; m++)
+		if (report_members[m].object == o && m != RM_TRANSACTIONS_FAILED)
+			put_member_row((report_member) m);
+}
+
+/*
+ * The table of the section at body: its first "| field | type | meaning |"
+ * line before the next heading, in *start, and the end of its rows, or
+ * NULL when there is none.
+ */
+static const char *
+find_table(const char *body, const char **start)
+{
+	static const char header[] = "| field | type | meaning |\n| --- | --- | --- |\n";
+	const char *p;
+
+	for (p = body; *p != '\0' && *p != '#'; p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : "")
+		if (strncmp(p, header, strlen(header)) == 0)
+			break;
+	if (strncmp(p, header, strlen(header)) != 0)
+		return NULL;
+	*start = p + strlen(header);
+	for (p = *start; *p == '|'; p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : "")
+		;
+	return p;
+}
+
+/*
+ * in with the rows of each object's table written again, the rest as it
+ * is: the tables are found in REPORT_OBJECTS's order, which is the doc's
+ * order of the sections.
+ */
+static void
+write_doc(const char *in)
+{
+	const char *done = in;
+
+	for (int o = 0; o < RO_COUNT; o++)
+	{
+		const char *body = find_section(done, report_object_headings[o]);
+		const char *rows = NULL;
+		const char *end = body != NULL ? find_table(body, &rows) : NULL;
+
+		if (body == NULL)
+			fail("doc: no section headed (after the previous object's)", report_object_headings[o]);
+		if (end == NULL)
+			fail("doc: no | field | type | meaning | table in the section", report_object_headings[o]);
+		fwrite(done, 1, (size_t) (rows - done), out);
+		put_rows((report_object) o);
+		done = end;
+	}
+	fputs(done, out);
+}
+
+/* Every member has a meaning (its doc row, its schema's description). */
+static void
+check_meanings(void)
+{
+	for (int m = 0; m < RM_COUNT; m++)
+		if (member_meaning[m] == NULL || member_meaning[m][0] == '\0')
+			fail("a member without a meaning in report_members.h", report_members[m].key);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *path = argc == 3 ? argv[2] : argc == 4 ? argv[3] : NULL;
+	char	   *in = NULL;
+
+	if (path == NULL || (strcmp(argv[1], "schema") != 0 && strcmp(argv[1], "doc") != 0) ||
+		(strcmp(argv[1], "doc") == 0) != (argc == 4))
+	{
+		fprintf(stderr, "usage: report_format schema OUT | report_format doc IN OUT\n");
+		return 2;
+	}
+	check_meanings();
+	if (argc == 4)
+		in = read_file(argv[2]);
+	out = fopen(path, "w");
+	if (out == NULL)
+		fail("cannot write", path);
+	if (in != NULL)
+		write_doc(in);
+	else
+		write_schema();
+	if (fclose(out) != 0)
+		fail("cannot write", path);
+	free(in);
+	return 0;
+}
