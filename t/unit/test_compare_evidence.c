@@ -291,6 +291,18 @@ rules_order(void)
 	tap_ok(strcmp(d.rule, "network") == 0 && strcmp(d.evidence[0].name, "time outside the server") == 0,
 		   "the host saturated in the new run only but pgbench less busy: still the network rule (%s)",
 		   d.sentence);
+
+	/*
+	 * The same, with pgbench's CPU per transaction up (+354%): its fixed
+	 * costs over 96% fewer transactions, not a busier client (a run of
+	 * t/diagnose.pl's network pair beside the rest of the suite).
+	 */
+	d.nevidence = 3;
+	told(&d.evidence[2], "pgbench CPU", ES_CLIENT, 0.01074, 0.05148, 0.0131, 0.0894, NAN);
+	cmp_diag_sentence(NULL, &d);
+	tap_ok(strcmp(d.rule, "network") == 0 && strcmp(d.evidence[0].name, "time outside the server") == 0,
+		   "saturated host, pgbench CPU per transaction up as tps fell, its thread less busy: "
+		   "the network rule (%s)", d.sentence);
 }
 
 int
@@ -322,8 +334,8 @@ main(int argc, char **argv)
 			double		pw = cell(120, (kind) k, level_of((kind) k), 1.5, phis[p], trials, 23);
 
 			if (k == K_SPIKY || k == K_RARE)
-				tap_ok(true, "%s, AR %.1f, 120 intervals: +50%% ranked in %.1f%% of pairs (bursts: no bound)",
-					   kind_name[k], phis[p], 100.0 * pw);
+				tap_diag("%s, AR %.1f, 120 intervals: +50%% ranked in %.1f%% of pairs (bursts: no bound)",
+						 kind_name[k], phis[p], 100.0 * pw);
 			else
 				tap_ok(pw >= 0.8, "%s, AR %.1f, 120 intervals: +50%% ranked in %.1f%% of pairs (at least 80%%)",
 					   kind_name[k], phis[p], 100.0 * pw);
