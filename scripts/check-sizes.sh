@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-sizes.sh — the house size rules: no source file under src/ include/
+# check-sizes.sh — the house size rules: no source file under src/ include/ tools/ fuzz/
 # lexer/ grammar/ (.c .h .l .y) over 1,000 lines, no C function in src/ over
 # 100 lines.  Prints every offender ("FILE: N lines", "FILE:LINE: function
 # NAME is N lines") and exits 1 if there is any, 0 otherwise.
@@ -23,9 +23,9 @@ while IFS= read -r f; do
 		echo "$f: $n lines (limit $MAX_FILE)"
 		bad=1
 	fi
-done < <(find src include lexer grammar -type f \( -name '*.c' -o -name '*.h' -o -name '*.l' -o -name '*.y' \) | sort)
+done < <(find src include lexer grammar tools fuzz -type f \( -name '*.c' -o -name '*.h' -o -name '*.l' -o -name '*.y' \) | sort)
 
-for f in $(find src -type f -name '*.c' | sort); do
+for f in $(find src tools fuzz -type f -name '*.c' | sort); do
 	out=$(ctags --c-kinds=f --fields=+ne -o - "$f" | perl -e '
 		my ($file, $max) = @ARGV;
 		open my $fh, "<", $file or die "$file: $!";
