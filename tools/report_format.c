@@ -3,15 +3,19 @@
  * made at build time from its one declaration (REPORT_OBJECTS,
  * REPORT_MEMBERS, REPORT_CHILDREN in report_schema.h and
  * report_members.h; the data-named members from REPORT_SETTINGS,
- * SERVER_KEY_SETTINGS, TIMELINE_SERVER_COUNTERS and STATS_COUNTERS):
+ * SERVER_KEY_SETTINGS, TIMELINE_SERVER_COUNTERS and STATS_COUNTERS, with
+ * their meanings from report_members.h):
  *
  *   report_format schema OUT      the JSON Schema (doc/report-json.schema.json)
  *   report_format doc IN OUT      IN (doc/report-json.md) with the member
- *                                 table of each object written again from
+ *                                 table of each object, of the settings and
+ *                                 of the server's counters written again from
  *                                 the declaration; the prose is kept as it is
  *
  * scripts/report-format.sh --update copies both over the committed files,
- * and the test report_format fails when they differ.
+ * and the test report_format fails when they differ.  Either fails (exit
+ * 1, naming it) when a member, setting or counter has no meaning, or a
+ * meaning names none.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +42,13 @@ static const char *const member_meaning[RM_COUNT] = {
 	[RM_##obj##_##id] = (meaning),
 	REPORT_MEMBERS(MEMBER_MEANING)
 #undef MEMBER_MEANING
+};
+
+/* TIMELINE_SERVER_COUNTERS, by id. */
+static const timeline_counter_def server_counters[SRV_NCOUNTERS] = {
+#define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
+	TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
+#undef COUNTER_DEF
 };
 
 static const char *const object_ids[RO_COUNT] = {
@@ -170,11 +181,84 @@ put_members_text(const char *text)
 	}
 }
 
+/* ---- the meanings of the members named by data ------------------------------ */
+
+/*
+ * The text of name in one of the lists of report_members.h (what names
+ * the list): there must be exactly one.
+ */
+static const char *
+one_text(const char *what, const char *name, const char *text, int n)
+{
+	char		detail[256];
+
+	snprintf(detail, sizeof(detail), "%s (report_members.h) for %s", what, name);
+	if (n == 0)
+		fail("no text in", detail);
+	if (n > 1)
+		fail("more than one text in", detail);
+	return text;
+}
+
+/* The meaning of a transaction counter of STATS_COUNTERS (REPORT_COUNTER_MEANINGS). */
+static const char *
+counter_meaning(const char *json_name)
+{
+	const char *text = NULL;
+	int			n = 0;
+
+#define COUNTER_MEANING(name, meaning) \
+	if (strcmp(json_name, name) == 0) \
+		text = (meaning), n++;
+	REPORT_COUNTER_MEANINGS(COUNTER_MEANING)
+#undef COUNTER_MEANING
+	return one_text("REPORT_COUNTER_MEANINGS", json_name, text, n);
+}
+
+/* The meaning of a setting of REPORT_SETTINGS (REPORT_SETTING_MEANINGS). */
+static const char *
+setting_meaning(const char *key)
+{
+	const char *text = NULL;
+	int			n = 0;
+
+#define SETTING_MEANING(name, meaning) \
+	if (strcmp(key, name) == 0) \
+		text = (meaning), n++;
+	REPORT_SETTING_MEANINGS(SETTING_MEANING)
+#undef SETTING_MEANING
+	return one_text("REPORT_SETTING_MEANINGS", key, text, n);
+}
+
+/* Where a counter of TIMELINE_SERVER_COUNTERS comes from (REPORT_SERVER_COUNTER_SOURCES). */
+static const char *
+server_counter_from(const timeline_counter_def *c)
+{
+	const char *text = NULL;
+	int			n = 0;
+	char		name[128];
+
+#define COUNTER_FROM(group_, key_, from) \
+	if (strcmp(c->group, group_) == 0 && strcmp(c->key, key_) == 0) \
+		text = (from), n++;
+	REPORT_SERVER_COUNTER_SOURCES(COUNTER_FROM)
+#undef COUNTER_FROM
+	snprintf(name, sizeof(name), "the counter %s.%s", c->group, c->key);
+	return one_text("REPORT_SERVER_COUNTER_SOURCES", name, text, n);
+}
+
 /* ---- the schema ------------------------------------------------------------ */
 
 static const char *const json_types[] = {
 	[RT_INT] = "integer", [RT_NUMBER] = "number", [RT_STRING] = "string",
 	[RT_BOOL] = "boolean", [RT_OBJECT] = "object", [RT_ARRAY] = "array",
+};
+
+/* The type of a setting of kind k (a _PERCENTILES setting's: its items are numbers). */
+static const report_type setting_types[] = {
+	[SETTING_STRING] = RT_STRING, [SETTING_NAME] = RT_STRING, [SETTING_INT] = RT_INT,
+	[SETTING_NUMBER] = RT_NUMBER, [SETTING_BOOL] = RT_BOOL,
+	[SETTING_PERCENTILES] = RT_ARRAY, [SETTING_SEED] = RT_INT,
 };
 
 static void
@@ -272,19 +356,6 @@ put_member(report_member m)
 	}
 	put_str("description", member_meaning[m]);
 	close_('}');
-}
-
-/* The meaning of a transaction counter (REPORT_COUNTER_MEANINGS). */
-static const char *
-counter_meaning(const char *json_name)
-{
-#define COUNTER_MEANING(name, text) \
-	if (strcmp(json_name, name) == 0) \
-		return text;
-	REPORT_COUNTER_MEANINGS(COUNTER_MEANING)
-#undef COUNTER_MEANING
-	fail("no meaning in REPORT_COUNTER_MEANINGS (report_members.h) for the counter", json_name);
-	return NULL;
 }
 
 /* A transaction counter of STATS_COUNTERS: an integer, with its meaning. */
@@ -413,20 +484,15 @@ put_number(const char *key, double v)
 	put_raw(key, text);
 }
 
-/* A setting's type and range (lo, hi: REPORT_SETTINGS's; 0, 0: none). */
+/* A setting's type, range (lo, hi: REPORT_SETTINGS's; 0, 0: none) and meaning. */
 static void
 put_setting(const char *key, report_setting_kind kind, bool nullable, double lo, double hi)
 {
-	static const char *const types[] = {
-		[SETTING_STRING] = "string", [SETTING_NAME] = "string", [SETTING_INT] = "integer",
-		[SETTING_NUMBER] = "number", [SETTING_BOOL] = "boolean",
-		[SETTING_PERCENTILES] = "array", [SETTING_SEED] = "integer",
-	};
 	bool		ranged = (lo != 0 || hi != 0) &&
 		(kind == SETTING_INT || kind == SETTING_NUMBER || kind == SETTING_PERCENTILES);
 
 	open_(key, '{');
-	put_type(types[kind], nullable);
+	put_type(json_types[setting_types[kind]], nullable);
 	if (kind == SETTING_PERCENTILES)
 		open_("items", '{'), put_raw("type", "\"number\"");
 	if (ranged)
@@ -435,6 +501,7 @@ put_setting(const char *key, report_setting_kind kind, bool nullable, double lo,
 		put_number("maximum", hi);
 	if (kind == SETTING_PERCENTILES)
 		close_('}');
+	put_str("description", setting_meaning(key));
 	close_('}');
 }
 
@@ -501,11 +568,7 @@ put_server_settings_def(void)
 static void
 put_server_counters_def(void)
 {
-	static const timeline_counter_def counters[SRV_NCOUNTERS] = {
-#define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
-		TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
-#undef COUNTER_DEF
-	};
+	const timeline_counter_def *counters = server_counters;
 	const char *groups[SRV_NCOUNTERS] = {0};
 	int			ngroups = 0;
 
@@ -527,6 +590,7 @@ put_server_counters_def(void)
 				open_(counters[c].key, '{');
 				put_raw("type", strcmp(counters[c].unit, "ms") == 0 ?
 						"\"number\"" : "\"integer\"");
+				put_str("description", server_counter_from(&counters[c]));
 				close_('}');
 			}
 		close_('}');
@@ -660,15 +724,61 @@ put_rows(report_object o)
 			put_member_row((report_member) m);
 }
 
+/* The rows of the settings' table: REPORT_SETTINGS, in its order. */
+static void
+put_setting_rows(void)
+{
+	const char *type;
+
+#define SETTING_ROW(key, kind, field, null, merge, lo, hi) \
+	type = (kind) == SETTING_PERCENTILES ? \
+		(SETTING_NULLABLE_##null ? "array of numbers or null" : "array of numbers") : \
+		report_type_text(setting_types[kind], SETTING_NULLABLE_##null); \
+	put_row(key, type, setting_meaning(key));
+	REPORT_SETTINGS(SETTING_ROW)
+#undef SETTING_ROW
+}
+
+/* The rows of the server's counters' table: TIMELINE_SERVER_COUNTERS, in its order. */
+static void
+put_server_counter_rows(void)
+{
+	for (int c = 0; c < SRV_NCOUNTERS; c++)
+	{
+		const timeline_counter_def *d = &server_counters[c];
+
+		fprintf(out, "| `%s` | `%s` | %s | %s |\n", d->group, d->key,
+				d->unit[0] != '\0' ? d->unit : "count", server_counter_from(d));
+	}
+}
+
+#define MEMBER_TABLE "| field | type | meaning |\n| --- | --- | --- |\n"
+#define COUNTER_TABLE "| group | counter | unit | from |\n| --- | --- | --- | --- |\n"
+
 /*
- * The table of the section at body: its first "| field | type | meaning |"
- * line before the next heading, in *start, and the end of its rows, or
- * NULL when there is none.
+ * The tables of the members named by data, each after the table of an
+ * object (the doc's order): the section's heading, the table's head and
+ * the writer of its rows.
+ */
+static const struct
+{
+	report_object after;
+	const char *heading;
+	const char *header;
+	void		(*put_rows) (void);
+}			data_tables[] = {
+	{RO_CONNECTION, "`settings`", MEMBER_TABLE, put_setting_rows},
+	{RO_WAITS, "The server's counters", COUNTER_TABLE, put_server_counter_rows},
+};
+
+/*
+ * The table of the section at body: its first header line before the
+ * next heading, in *start, and the end of its rows, or NULL when there is
+ * none.
  */
 static const char *
-find_table(const char *body, const char **start)
+find_table(const char *body, const char *header, const char **start)
 {
-	static const char header[] = "| field | type | meaning |\n| --- | --- | --- |\n";
 	const char *p;
 
 	for (p = body; *p != '\0' && *p != '#'; p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : "")
@@ -683,9 +793,31 @@ find_table(const char *body, const char **start)
 }
 
 /*
- * in with the rows of each object's table written again, the rest as it
- * is: the tables are found in REPORT_OBJECTS's order, which is the doc's
- * order of the sections.
+ * The doc from done up to the rows of the table with header in the
+ * section headed heading (the first after done); the end of those rows,
+ * which the caller writes again.
+ */
+static const char *
+put_up_to_rows(const char *done, const char *heading, const char *header)
+{
+	const char *body = find_section(done, heading);
+	const char *rows = NULL;
+	const char *end = body != NULL ? find_table(body, header, &rows) : NULL;
+	char		head[64];
+
+	if (body == NULL)
+		fail("doc: no section headed (after the previous table's)", heading);
+	snprintf(head, sizeof(head), "%.*s", (int) strcspn(header, "\n"), header);
+	if (end == NULL)
+		fail("doc: no such table in the section", head);
+	fwrite(done, 1, (size_t) (rows - done), out);
+	return end;
+}
+
+/*
+ * in with the rows of each table written again, the rest as it is: the
+ * tables are found in REPORT_OBJECTS's order with data_tables among them,
+ * which is the doc's order of the sections.
  */
 static void
 write_doc(const char *in)
@@ -694,28 +826,85 @@ write_doc(const char *in)
 
 	for (int o = 0; o < RO_COUNT; o++)
 	{
-		const char *body = find_section(done, report_object_headings[o]);
-		const char *rows = NULL;
-		const char *end = body != NULL ? find_table(body, &rows) : NULL;
-
-		if (body == NULL)
-			fail("doc: no section headed (after the previous object's)", report_object_headings[o]);
-		if (end == NULL)
-			fail("doc: no | field | type | meaning | table in the section", report_object_headings[o]);
-		fwrite(done, 1, (size_t) (rows - done), out);
+		done = put_up_to_rows(done, report_object_headings[o], MEMBER_TABLE);
 		put_rows((report_object) o);
-		done = end;
+		for (size_t t = 0; t < sizeof(data_tables) / sizeof(data_tables[0]); t++)
+			if (data_tables[t].after == o)
+			{
+				done = put_up_to_rows(done, data_tables[t].heading, data_tables[t].header);
+				data_tables[t].put_rows();
+			}
 	}
 	fputs(done, out);
 }
 
-/* Every member has a meaning (its doc row, its schema's description). */
+/* Whether a setting, a transaction counter, a server counter is named so. */
+static bool
+is_setting(const char *key)
+{
+#define IS_SETTING(name, kind, field, null, merge, lo, hi) \
+	if (strcmp(key, name) == 0) \
+		return true;
+	REPORT_SETTINGS(IS_SETTING)
+#undef IS_SETTING
+	return false;
+}
+
+static bool
+is_counter(const char *json_name)
+{
+#define IS_COUNTER(field, name, kind) \
+	if (strcmp(json_name, name) == 0) \
+		return true;
+	STATS_COUNTERS(IS_COUNTER)
+#undef IS_COUNTER
+	return false;
+}
+
+static bool
+is_server_counter(const char *group, const char *key)
+{
+	for (int c = 0; c < SRV_NCOUNTERS; c++)
+		if (strcmp(server_counters[c].group, group) == 0 && strcmp(server_counters[c].key, key) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Every member, setting and counter has its meaning (its doc row, its
+ * schema's description), exactly one, and every meaning is of one of
+ * them: a setting or counter added without its text fails the build.
+ */
 static void
 check_meanings(void)
 {
 	for (int m = 0; m < RM_COUNT; m++)
 		if (member_meaning[m] == NULL || member_meaning[m][0] == '\0')
 			fail("a member without a meaning in report_members.h", report_members[m].key);
+#define CHECK_SETTING(key, kind, field, null, merge, lo, hi) (void) setting_meaning(key);
+	REPORT_SETTINGS(CHECK_SETTING)
+#undef CHECK_SETTING
+#define CHECK_COUNTER(field, json_name, kind) (void) counter_meaning(json_name);
+	STATS_COUNTERS(CHECK_COUNTER)
+#undef CHECK_COUNTER
+	for (int c = 0; c < SRV_NCOUNTERS; c++)
+		(void) server_counter_from(&server_counters[c]);
+#define CHECK_SETTING_MEANING(key, meaning) \
+	if (!is_setting(key)) \
+		fail("REPORT_SETTING_MEANINGS (report_members.h) names no setting of REPORT_SETTINGS", key);
+	REPORT_SETTING_MEANINGS(CHECK_SETTING_MEANING)
+#undef CHECK_SETTING_MEANING
+#define CHECK_COUNTER_MEANING(json_name, meaning) \
+	if (!is_counter(json_name)) \
+		fail("REPORT_COUNTER_MEANINGS (report_members.h) names no counter of STATS_COUNTERS", json_name);
+	REPORT_COUNTER_MEANINGS(CHECK_COUNTER_MEANING)
+#undef CHECK_COUNTER_MEANING
+#define CHECK_COUNTER_FROM(group, key, from) \
+	if (!is_server_counter(group, key)) \
+		fail("REPORT_SERVER_COUNTER_SOURCES (report_members.h) names no counter of " \
+			 "TIMELINE_SERVER_COUNTERS", group "." key);
+	REPORT_SERVER_COUNTER_SOURCES(CHECK_COUNTER_FROM)
+#undef CHECK_COUNTER_FROM
 }
 
 int
