@@ -44,6 +44,13 @@ static const char *const member_meaning[RM_COUNT] = {
 #undef MEMBER_MEANING
 };
 
+/* REPORT_UNSTARTED_SCHEMA: a top-level member's schema in $defs/unstarted. */
+static const char *const unstarted_schema[RM_COUNT] = {
+#define UNSTARTED_SCHEMA(id, schema) [RM_TOP_##id] = (schema),
+	REPORT_UNSTARTED_SCHEMA(UNSTARTED_SCHEMA)
+#undef UNSTARTED_SCHEMA
+};
+
 /* TIMELINE_SERVER_COUNTERS, by id. */
 static const timeline_counter_def server_counters[SRV_NCOUNTERS] = {
 #define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
@@ -326,7 +333,10 @@ child_def_name(report_member holder, char *buf, size_t len)
 		snprintf(buf, len, "%s", own);
 }
 
-/* Writing $defs/unstarted: RF_UNSTARTED_SET members are never null there. */
+/*
+ * Writing $defs/unstarted: RF_UNSTARTED_SET members are never null there,
+ * and REPORT_UNSTARTED_SCHEMA's members have its schema instead of theirs.
+ */
 static bool unstarted;
 
 /* The schema of member m: its type, its schema column, what it holds, its meaning. */
@@ -339,7 +349,8 @@ put_member(report_member m)
 
 	open_(d->key, '{');
 	put_type(json_types[d->type], d->nullable && !(unstarted && (d->flags & RF_UNSTARTED_SET)));
-	put_members_text(member_schema[m]);
+	put_members_text(unstarted && unstarted_schema[m] != NULL ?
+					 unstarted_schema[m] : member_schema[m]);
 	if (report_member_child(m) != RO_NONE)
 	{
 		child_def_name(m, name, sizeof(name));

@@ -674,6 +674,15 @@
 	  "null when the report has no such figure (a threshold then fails)")
 
 /*
+ * What $defs/unstarted (the document of a run that never benchmarked)
+ * says of a top-level member instead of its schema column above:
+ * X(id, schema).  Such a run ends interrupted (a signal before the
+ * benchmark started) or failed to start (finish_unstarted, bench.c).
+ */
+#define REPORT_UNSTARTED_SCHEMA(X) \
+	X(OUTCOME, "\"enum\": [\"interrupted\", \"failed-to-start\"]")
+
+/*
  * The meaning of each transaction counter of STATS_COUNTERS
  * (pgbench/stats/stats.h), by its JSON name: the rows of the
  * `transactions` table besides the members above.  X(json_name, meaning)
