@@ -191,20 +191,21 @@ put_members_text(const char *text)
 /* ---- the meanings of the members named by data ------------------------------ */
 
 /*
- * The text of name in one of the lists of report_members.h (what names
- * the list): there must be exactly one.
+ * The text of name (what it names, "the setting clients") in list, one of
+ * the lists of report_members.h (n texts found, the last text): there
+ * must be exactly one.
  */
 static const char *
-one_text(const char *what, const char *name, const char *text, int n)
+one_text(const char *list, const char *name, const char *text, int n)
 {
-	char		detail[256];
+	char		message[256];
 
-	snprintf(detail, sizeof(detail), "%s (report_members.h) for %s", what, name);
-	if (n == 0)
-		fail("no text in", detail);
-	if (n > 1)
-		fail("more than one text in", detail);
-	return text;
+	if (n == 1)
+		return text;
+	snprintf(message, sizeof(message), "%s has %s in %s (include/pgbench/report/report_members.h)",
+			 name, n == 0 ? "no text" : "more than one text", list);
+	fail(message, "");
+	return NULL;
 }
 
 /* The meaning of a transaction counter of STATS_COUNTERS (REPORT_COUNTER_MEANINGS). */
@@ -213,13 +214,15 @@ counter_meaning(const char *json_name)
 {
 	const char *text = NULL;
 	int			n = 0;
+	char		what[128];
 
 #define COUNTER_MEANING(name, meaning) \
 	if (strcmp(json_name, name) == 0) \
 		text = (meaning), n++;
 	REPORT_COUNTER_MEANINGS(COUNTER_MEANING)
 #undef COUNTER_MEANING
-	return one_text("REPORT_COUNTER_MEANINGS", json_name, text, n);
+	snprintf(what, sizeof(what), "the transaction counter %s", json_name);
+	return one_text("REPORT_COUNTER_MEANINGS", what, text, n);
 }
 
 /* The meaning of a setting of REPORT_SETTINGS (REPORT_SETTING_MEANINGS). */
@@ -228,13 +231,15 @@ setting_meaning(const char *key)
 {
 	const char *text = NULL;
 	int			n = 0;
+	char		what[128];
 
 #define SETTING_MEANING(name, meaning) \
 	if (strcmp(key, name) == 0) \
 		text = (meaning), n++;
 	REPORT_SETTING_MEANINGS(SETTING_MEANING)
 #undef SETTING_MEANING
-	return one_text("REPORT_SETTING_MEANINGS", key, text, n);
+	snprintf(what, sizeof(what), "the setting %s", key);
+	return one_text("REPORT_SETTING_MEANINGS", what, text, n);
 }
 
 /* Where a counter of TIMELINE_SERVER_COUNTERS comes from (REPORT_SERVER_COUNTER_SOURCES). */
@@ -243,15 +248,15 @@ server_counter_from(const timeline_counter_def *c)
 {
 	const char *text = NULL;
 	int			n = 0;
-	char		name[128];
+	char		what[128];
 
 #define COUNTER_FROM(group_, key_, from) \
 	if (strcmp(c->group, group_) == 0 && strcmp(c->key, key_) == 0) \
 		text = (from), n++;
 	REPORT_SERVER_COUNTER_SOURCES(COUNTER_FROM)
 #undef COUNTER_FROM
-	snprintf(name, sizeof(name), "the counter %s.%s", c->group, c->key);
-	return one_text("REPORT_SERVER_COUNTER_SOURCES", name, text, n);
+	snprintf(what, sizeof(what), "the server counter %s.%s", c->group, c->key);
+	return one_text("REPORT_SERVER_COUNTER_SOURCES", what, text, n);
 }
 
 /* ---- the schema ------------------------------------------------------------ */
