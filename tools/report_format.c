@@ -190,73 +190,113 @@ put_members_text(const char *text)
 
 /* ---- the meanings of the members named by data ------------------------------ */
 
-/*
- * The text of name (what it names, "the setting clients") in list, one of
- * the lists of report_members.h (n texts found, the last text): there
- * must be exactly one.
- */
-static const char *
-one_text(const char *list, const char *name, const char *text, int n)
+typedef struct named_text
 {
+	const char *name;
+	const char *text;
+} named_text;
+
+/*
+ * A kind of data-named member: the names its list declares (list), the
+ * texts another list of report_members.h gives them (texts_list).
+ */
+typedef struct text_list
+{
+	const char *what;			/* "the setting" */
+	const char *list;
+	const char *texts_list;
+	const char *const *names;
+	size_t		nnames;
+	const named_text *texts;
+	size_t		ntexts;
+} text_list;
+
+#define LENGTH(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const setting_names[] = {
+#define SETTING_NAME_(key, kind, field, null, merge, lo, hi) key,
+	REPORT_SETTINGS(SETTING_NAME_)
+#undef SETTING_NAME_
+};
+static const named_text setting_texts[] = {
+#define SETTING_TEXT(key, meaning) {key, meaning},
+	REPORT_SETTING_MEANINGS(SETTING_TEXT)
+#undef SETTING_TEXT
+};
+static const char *const counter_names[] = {
+#define COUNTER_NAME_(field, json_name, kind) json_name,
+	STATS_COUNTERS(COUNTER_NAME_)
+#undef COUNTER_NAME_
+};
+static const named_text counter_texts[] = {
+#define COUNTER_TEXT(json_name, meaning) {json_name, meaning},
+	REPORT_COUNTER_MEANINGS(COUNTER_TEXT)
+#undef COUNTER_TEXT
+};
+
+/* A server counter is named "group.key". */
+static const char *const server_counter_names[SRV_NCOUNTERS] = {
+#define SERVER_COUNTER_NAME(id, group, key, unit) [id] = group "." key,
+	TIMELINE_SERVER_COUNTERS(SERVER_COUNTER_NAME)
+#undef SERVER_COUNTER_NAME
+};
+static const named_text server_counter_texts[] = {
+#define SERVER_COUNTER_TEXT(group, key, from) {group "." key, from},
+	REPORT_SERVER_COUNTER_SOURCES(SERVER_COUNTER_TEXT)
+#undef SERVER_COUNTER_TEXT
+};
+
+static const text_list settings_list = {
+	"the setting", "REPORT_SETTINGS", "REPORT_SETTING_MEANINGS",
+	setting_names, LENGTH(setting_names), setting_texts, LENGTH(setting_texts),
+};
+static const text_list counters_list = {
+	"the transaction counter", "STATS_COUNTERS", "REPORT_COUNTER_MEANINGS",
+	counter_names, LENGTH(counter_names), counter_texts, LENGTH(counter_texts),
+};
+static const text_list server_counters_list = {
+	"the server counter", "TIMELINE_SERVER_COUNTERS", "REPORT_SERVER_COUNTER_SOURCES",
+	server_counter_names, SRV_NCOUNTERS, server_counter_texts, LENGTH(server_counter_texts),
+};
+
+/* The text l gives name: there must be exactly one. */
+static const char *
+text_of(const text_list *l, const char *name)
+{
+	const char *text = NULL;
+	int			n = 0;
 	char		message[256];
 
+	for (size_t i = 0; i < l->ntexts; i++)
+		if (strcmp(l->texts[i].name, name) == 0)
+			text = l->texts[i].text, n++;
 	if (n == 1)
 		return text;
-	snprintf(message, sizeof(message), "%s has %s in %s (include/pgbench/report/report_members.h)",
-			 name, n == 0 ? "no text" : "more than one text", list);
+	snprintf(message, sizeof(message), "%s %s has %s in %s (include/pgbench/report/report_members.h)",
+			 l->what, name, n == 0 ? "no text" : "more than one text", l->texts_list);
 	fail(message, "");
 	return NULL;
 }
 
-/* The meaning of a transaction counter of STATS_COUNTERS (REPORT_COUNTER_MEANINGS). */
-static const char *
-counter_meaning(const char *json_name)
+/* Every name of l has its text, and every text of l is of one of its names. */
+static void
+check_texts(const text_list *l)
 {
-	const char *text = NULL;
-	int			n = 0;
-	char		what[128];
+	for (size_t i = 0; i < l->nnames; i++)
+		(void) text_of(l, l->names[i]);
+	for (size_t i = 0; i < l->ntexts; i++)
+	{
+		size_t		k = 0;
+		char		message[256];
 
-#define COUNTER_MEANING(name, meaning) \
-	if (strcmp(json_name, name) == 0) \
-		text = (meaning), n++;
-	REPORT_COUNTER_MEANINGS(COUNTER_MEANING)
-#undef COUNTER_MEANING
-	snprintf(what, sizeof(what), "the transaction counter %s", json_name);
-	return one_text("REPORT_COUNTER_MEANINGS", what, text, n);
-}
-
-/* The meaning of a setting of REPORT_SETTINGS (REPORT_SETTING_MEANINGS). */
-static const char *
-setting_meaning(const char *key)
-{
-	const char *text = NULL;
-	int			n = 0;
-	char		what[128];
-
-#define SETTING_MEANING(name, meaning) \
-	if (strcmp(key, name) == 0) \
-		text = (meaning), n++;
-	REPORT_SETTING_MEANINGS(SETTING_MEANING)
-#undef SETTING_MEANING
-	snprintf(what, sizeof(what), "the setting %s", key);
-	return one_text("REPORT_SETTING_MEANINGS", what, text, n);
-}
-
-/* Where a counter of TIMELINE_SERVER_COUNTERS comes from (REPORT_SERVER_COUNTER_SOURCES). */
-static const char *
-server_counter_from(const timeline_counter_def *c)
-{
-	const char *text = NULL;
-	int			n = 0;
-	char		what[128];
-
-#define COUNTER_FROM(group_, key_, from) \
-	if (strcmp(c->group, group_) == 0 && strcmp(c->key, key_) == 0) \
-		text = (from), n++;
-	REPORT_SERVER_COUNTER_SOURCES(COUNTER_FROM)
-#undef COUNTER_FROM
-	snprintf(what, sizeof(what), "the server counter %s.%s", c->group, c->key);
-	return one_text("REPORT_SERVER_COUNTER_SOURCES", what, text, n);
+		while (k < l->nnames && strcmp(l->names[k], l->texts[i].name) != 0)
+			k++;
+		if (k < l->nnames)
+			continue;
+		snprintf(message, sizeof(message), "%s (include/pgbench/report/report_members.h) has a "
+				 "text for %s, which %s does not declare", l->texts_list, l->texts[i].name, l->list);
+		fail(message, "");
+	}
 }
 
 /* ---- the schema ------------------------------------------------------------ */
@@ -380,7 +420,7 @@ put_counter(const char *json_name)
 {
 	open_(json_name, '{');
 	put_raw("type", "\"integer\"");
-	put_str("description", counter_meaning(json_name));
+	put_str("description", text_of(&counters_list, json_name));
 	close_('}');
 }
 
@@ -517,7 +557,7 @@ put_setting(const char *key, report_setting_kind kind, bool nullable, double lo,
 		put_number("maximum", hi);
 	if (kind == SETTING_PERCENTILES)
 		close_('}');
-	put_str("description", setting_meaning(key));
+	put_str("description", text_of(&settings_list, key));
 	close_('}');
 }
 
@@ -606,7 +646,7 @@ put_server_counters_def(void)
 				open_(counters[c].key, '{');
 				put_raw("type", strcmp(counters[c].unit, "ms") == 0 ?
 						"\"number\"" : "\"integer\"");
-				put_str("description", server_counter_from(&counters[c]));
+				put_str("description", text_of(&server_counters_list, server_counter_names[c]));
 				close_('}');
 			}
 		close_('}');
@@ -710,7 +750,7 @@ put_counter_rows(stats_counter_kind want)
 {
 #define COUNTER_ROW(field, json_name, kind) \
 	if ((kind) == want) \
-		put_row(json_name, "int", counter_meaning(json_name));
+		put_row(json_name, "int", text_of(&counters_list, json_name));
 	STATS_COUNTERS(COUNTER_ROW)
 #undef COUNTER_ROW
 }
@@ -750,7 +790,7 @@ put_setting_rows(void)
 	type = (kind) == SETTING_PERCENTILES ? \
 		(SETTING_NULLABLE_##null ? "array of numbers or null" : "array of numbers") : \
 		report_type_text(setting_types[kind], SETTING_NULLABLE_##null); \
-	put_row(key, type, setting_meaning(key));
+	put_row(key, type, text_of(&settings_list, key));
 	REPORT_SETTINGS(SETTING_ROW)
 #undef SETTING_ROW
 }
@@ -764,7 +804,8 @@ put_server_counter_rows(void)
 		const timeline_counter_def *d = &server_counters[c];
 
 		fprintf(out, "| `%s` | `%s` | %s | %s |\n", d->group, d->key,
-				d->unit[0] != '\0' ? d->unit : "count", server_counter_from(d));
+				d->unit[0] != '\0' ? d->unit : "count",
+				text_of(&server_counters_list, server_counter_names[c]));
 	}
 }
 
@@ -854,38 +895,6 @@ write_doc(const char *in)
 	fputs(done, out);
 }
 
-/* Whether a setting, a transaction counter, a server counter is named so. */
-static bool
-is_setting(const char *key)
-{
-#define IS_SETTING(name, kind, field, null, merge, lo, hi) \
-	if (strcmp(key, name) == 0) \
-		return true;
-	REPORT_SETTINGS(IS_SETTING)
-#undef IS_SETTING
-	return false;
-}
-
-static bool
-is_counter(const char *json_name)
-{
-#define IS_COUNTER(field, name, kind) \
-	if (strcmp(json_name, name) == 0) \
-		return true;
-	STATS_COUNTERS(IS_COUNTER)
-#undef IS_COUNTER
-	return false;
-}
-
-static bool
-is_server_counter(const char *group, const char *key)
-{
-	for (int c = 0; c < SRV_NCOUNTERS; c++)
-		if (strcmp(server_counters[c].group, group) == 0 && strcmp(server_counters[c].key, key) == 0)
-			return true;
-	return false;
-}
-
 /*
  * Every member, setting and counter has its meaning (its doc row, its
  * schema's description), exactly one, and every meaning is of one of
@@ -897,30 +906,9 @@ check_meanings(void)
 	for (int m = 0; m < RM_COUNT; m++)
 		if (member_meaning[m] == NULL || member_meaning[m][0] == '\0')
 			fail("a member without a meaning in report_members.h", report_members[m].key);
-#define CHECK_SETTING(key, kind, field, null, merge, lo, hi) (void) setting_meaning(key);
-	REPORT_SETTINGS(CHECK_SETTING)
-#undef CHECK_SETTING
-#define CHECK_COUNTER(field, json_name, kind) (void) counter_meaning(json_name);
-	STATS_COUNTERS(CHECK_COUNTER)
-#undef CHECK_COUNTER
-	for (int c = 0; c < SRV_NCOUNTERS; c++)
-		(void) server_counter_from(&server_counters[c]);
-#define CHECK_SETTING_MEANING(key, meaning) \
-	if (!is_setting(key)) \
-		fail("REPORT_SETTING_MEANINGS (report_members.h) names no setting of REPORT_SETTINGS", key);
-	REPORT_SETTING_MEANINGS(CHECK_SETTING_MEANING)
-#undef CHECK_SETTING_MEANING
-#define CHECK_COUNTER_MEANING(json_name, meaning) \
-	if (!is_counter(json_name)) \
-		fail("REPORT_COUNTER_MEANINGS (report_members.h) names no counter of STATS_COUNTERS", json_name);
-	REPORT_COUNTER_MEANINGS(CHECK_COUNTER_MEANING)
-#undef CHECK_COUNTER_MEANING
-#define CHECK_COUNTER_FROM(group, key, from) \
-	if (!is_server_counter(group, key)) \
-		fail("REPORT_SERVER_COUNTER_SOURCES (report_members.h) names no counter of " \
-			 "TIMELINE_SERVER_COUNTERS", group "." key);
-	REPORT_SERVER_COUNTER_SOURCES(CHECK_COUNTER_FROM)
-#undef CHECK_COUNTER_FROM
+	check_texts(&settings_list);
+	check_texts(&counters_list);
+	check_texts(&server_counters_list);
 }
 
 int
