@@ -3,15 +3,19 @@
  * made at build time from its one declaration (REPORT_OBJECTS,
  * REPORT_MEMBERS, REPORT_CHILDREN in report_schema.h and
  * report_members.h; the data-named members from REPORT_SETTINGS,
- * SERVER_KEY_SETTINGS, TIMELINE_SERVER_COUNTERS and STATS_COUNTERS):
+ * SERVER_KEY_SETTINGS, TIMELINE_SERVER_COUNTERS and STATS_COUNTERS, with
+ * their meanings from report_members.h):
  *
  *   report_format schema OUT      the JSON Schema (doc/report-json.schema.json)
  *   report_format doc IN OUT      IN (doc/report-json.md) with the member
- *                                 table of each object written again from
+ *                                 table of each object, of the settings and
+ *                                 of the server's counters written again from
  *                                 the declaration; the prose is kept as it is
  *
  * scripts/report-format.sh --update copies both over the committed files,
- * and the test report_format fails when they differ.
+ * and the test report_format fails when they differ.  Either fails (exit
+ * 1, naming it) when a member, setting or counter has no meaning, or a
+ * meaning names none.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +42,20 @@ static const char *const member_meaning[RM_COUNT] = {
 	[RM_##obj##_##id] = (meaning),
 	REPORT_MEMBERS(MEMBER_MEANING)
 #undef MEMBER_MEANING
+};
+
+/* REPORT_UNSTARTED_SCHEMA: a top-level member's schema in $defs/unstarted. */
+static const char *const unstarted_schema[RM_COUNT] = {
+#define UNSTARTED_SCHEMA(id, schema) [RM_TOP_##id] = (schema),
+	REPORT_UNSTARTED_SCHEMA(UNSTARTED_SCHEMA)
+#undef UNSTARTED_SCHEMA
+};
+
+/* TIMELINE_SERVER_COUNTERS, by id. */
+static const timeline_counter_def server_counters[SRV_NCOUNTERS] = {
+#define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
+	TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
+#undef COUNTER_DEF
 };
 
 static const char *const object_ids[RO_COUNT] = {
@@ -170,11 +188,129 @@ put_members_text(const char *text)
 	}
 }
 
+/* ---- the meanings of the members named by data ------------------------------ */
+
+typedef struct named_text
+{
+	const char *name;
+	const char *text;
+} named_text;
+
+/*
+ * A kind of data-named member: the names its list declares (list), the
+ * texts another list of report_members.h gives them (texts_list).
+ */
+typedef struct text_list
+{
+	const char *what;			/* "the setting" */
+	const char *list;
+	const char *texts_list;
+	const char *const *names;
+	size_t		nnames;
+	const named_text *texts;
+	size_t		ntexts;
+} text_list;
+
+#define LENGTH(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const setting_names[] = {
+#define SETTING_NAME_(key, kind, field, null, merge, lo, hi) key,
+	REPORT_SETTINGS(SETTING_NAME_)
+#undef SETTING_NAME_
+};
+static const named_text setting_texts[] = {
+#define SETTING_TEXT(key, meaning) {key, meaning},
+	REPORT_SETTING_MEANINGS(SETTING_TEXT)
+#undef SETTING_TEXT
+};
+static const char *const counter_names[] = {
+#define COUNTER_NAME_(field, json_name, kind) json_name,
+	STATS_COUNTERS(COUNTER_NAME_)
+#undef COUNTER_NAME_
+};
+static const named_text counter_texts[] = {
+#define COUNTER_TEXT(json_name, meaning) {json_name, meaning},
+	REPORT_COUNTER_MEANINGS(COUNTER_TEXT)
+#undef COUNTER_TEXT
+};
+
+/* A server counter is named "group.key". */
+static const char *const server_counter_names[SRV_NCOUNTERS] = {
+#define SERVER_COUNTER_NAME(id, group, key, unit) [id] = group "." key,
+	TIMELINE_SERVER_COUNTERS(SERVER_COUNTER_NAME)
+#undef SERVER_COUNTER_NAME
+};
+static const named_text server_counter_texts[] = {
+#define SERVER_COUNTER_TEXT(group, key, from) {group "." key, from},
+	REPORT_SERVER_COUNTER_SOURCES(SERVER_COUNTER_TEXT)
+#undef SERVER_COUNTER_TEXT
+};
+
+static const text_list settings_list = {
+	"the setting", "REPORT_SETTINGS", "REPORT_SETTING_MEANINGS",
+	setting_names, LENGTH(setting_names), setting_texts, LENGTH(setting_texts),
+};
+static const text_list counters_list = {
+	"the transaction counter", "STATS_COUNTERS", "REPORT_COUNTER_MEANINGS",
+	counter_names, LENGTH(counter_names), counter_texts, LENGTH(counter_texts),
+};
+static const text_list server_counters_list = {
+	"the server counter", "TIMELINE_SERVER_COUNTERS", "REPORT_SERVER_COUNTER_SOURCES",
+	server_counter_names, SRV_NCOUNTERS, server_counter_texts, LENGTH(server_counter_texts),
+};
+
+/* The text l gives name: there must be exactly one. */
+static const char *
+text_of(const text_list *l, const char *name)
+{
+	const char *text = NULL;
+	int			n = 0;
+	char		message[256];
+
+	for (size_t i = 0; i < l->ntexts; i++)
+		if (strcmp(l->texts[i].name, name) == 0)
+			text = l->texts[i].text, n++;
+	if (n == 1)
+		return text;
+	snprintf(message, sizeof(message), "%s %s has %s in %s (include/pgbench/report/report_members.h)",
+			 l->what, name, n == 0 ? "no text" : "more than one text", l->texts_list);
+	fail(message, "");
+	return NULL;
+}
+
+/* Every name of l has its text, and every text of l is of one of its names. */
+static void
+check_texts(const text_list *l)
+{
+	for (size_t i = 0; i < l->nnames; i++)
+		(void) text_of(l, l->names[i]);
+	for (size_t i = 0; i < l->ntexts; i++)
+	{
+		size_t		k = 0;
+		char		message[256];
+
+		while (k < l->nnames && strcmp(l->names[k], l->texts[i].name) != 0)
+			k++;
+		if (k < l->nnames)
+			continue;
+		snprintf(message, sizeof(message), "%s (include/pgbench/report/report_members.h) has a "
+				 "text for %s, which %s does not declare", l->texts_list, l->texts[i].name, l->list);
+		fail(message, "");
+	}
+}
+
 /* ---- the schema ------------------------------------------------------------ */
 
 static const char *const json_types[] = {
 	[RT_INT] = "integer", [RT_NUMBER] = "number", [RT_STRING] = "string",
 	[RT_BOOL] = "boolean", [RT_OBJECT] = "object", [RT_ARRAY] = "array",
+};
+
+/* The type of a setting of kind k (a _PERCENTILES setting's: its items are numbers). */
+static const report_type setting_types[] = {
+	[SETTING_STRING] = RT_STRING, [SETTING_NAME] = RT_STRING, [SETTING_INT] = RT_INT,
+	[SETTING_NUMBER] = RT_NUMBER, [SETTING_BOOL] = RT_BOOL,
+	[SETTING_PERCENTILES] = RT_ARRAY, [SETTING_SEED] = RT_INT,
 };
 
 static void
@@ -242,7 +378,10 @@ child_def_name(report_member holder, char *buf, size_t len)
 		snprintf(buf, len, "%s", own);
 }
 
-/* Writing $defs/unstarted: RF_UNSTARTED_SET members are never null there. */
+/*
+ * Writing $defs/unstarted: RF_UNSTARTED_SET members are never null there,
+ * and REPORT_UNSTARTED_SCHEMA's members have its schema instead of theirs.
+ */
 static bool unstarted;
 
 /* The schema of member m: its type, its schema column, what it holds, its meaning. */
@@ -255,7 +394,8 @@ put_member(report_member m)
 
 	open_(d->key, '{');
 	put_type(json_types[d->type], d->nullable && !(unstarted && (d->flags & RF_UNSTARTED_SET)));
-	put_members_text(member_schema[m]);
+	put_members_text(unstarted && unstarted_schema[m] != NULL ?
+					 unstarted_schema[m] : member_schema[m]);
 	if (report_member_child(m) != RO_NONE)
 	{
 		child_def_name(m, name, sizeof(name));
@@ -274,26 +414,13 @@ put_member(report_member m)
 	close_('}');
 }
 
-/* The meaning of a transaction counter (REPORT_COUNTER_MEANINGS). */
-static const char *
-counter_meaning(const char *json_name)
-{
-#define COUNTER_MEANING(name, text) \
-	if (strcmp(json_name, name) == 0) \
-		return text;
-	REPORT_COUNTER_MEANINGS(COUNTER_MEANING)
-#undef COUNTER_MEANING
-	fail("no meaning in REPORT_COUNTER_MEANINGS (report_members.h) for the counter", json_name);
-	return NULL;
-}
-
 /* A transaction counter of STATS_COUNTERS: an integer, with its meaning. */
 static void
 put_counter(const char *json_name)
 {
 	open_(json_name, '{');
 	put_raw("type", "\"integer\"");
-	put_str("description", counter_meaning(json_name));
+	put_str("description", text_of(&counters_list, json_name));
 	close_('}');
 }
 
@@ -413,20 +540,15 @@ put_number(const char *key, double v)
 	put_raw(key, text);
 }
 
-/* A setting's type and range (lo, hi: REPORT_SETTINGS's; 0, 0: none). */
+/* A setting's type, range (lo, hi: REPORT_SETTINGS's; 0, 0: none) and meaning. */
 static void
 put_setting(const char *key, report_setting_kind kind, bool nullable, double lo, double hi)
 {
-	static const char *const types[] = {
-		[SETTING_STRING] = "string", [SETTING_NAME] = "string", [SETTING_INT] = "integer",
-		[SETTING_NUMBER] = "number", [SETTING_BOOL] = "boolean",
-		[SETTING_PERCENTILES] = "array", [SETTING_SEED] = "integer",
-	};
 	bool		ranged = (lo != 0 || hi != 0) &&
 		(kind == SETTING_INT || kind == SETTING_NUMBER || kind == SETTING_PERCENTILES);
 
 	open_(key, '{');
-	put_type(types[kind], nullable);
+	put_type(json_types[setting_types[kind]], nullable);
 	if (kind == SETTING_PERCENTILES)
 		open_("items", '{'), put_raw("type", "\"number\"");
 	if (ranged)
@@ -435,6 +557,7 @@ put_setting(const char *key, report_setting_kind kind, bool nullable, double lo,
 		put_number("maximum", hi);
 	if (kind == SETTING_PERCENTILES)
 		close_('}');
+	put_str("description", text_of(&settings_list, key));
 	close_('}');
 }
 
@@ -501,11 +624,7 @@ put_server_settings_def(void)
 static void
 put_server_counters_def(void)
 {
-	static const timeline_counter_def counters[SRV_NCOUNTERS] = {
-#define COUNTER_DEF(id, group, key, unit) [id] = {group, key, unit},
-		TIMELINE_SERVER_COUNTERS(COUNTER_DEF)
-#undef COUNTER_DEF
-	};
+	const timeline_counter_def *counters = server_counters;
 	const char *groups[SRV_NCOUNTERS] = {0};
 	int			ngroups = 0;
 
@@ -527,6 +646,7 @@ put_server_counters_def(void)
 				open_(counters[c].key, '{');
 				put_raw("type", strcmp(counters[c].unit, "ms") == 0 ?
 						"\"number\"" : "\"integer\"");
+				put_str("description", text_of(&server_counters_list, server_counter_names[c]));
 				close_('}');
 			}
 		close_('}');
@@ -630,7 +750,7 @@ put_counter_rows(stats_counter_kind want)
 {
 #define COUNTER_ROW(field, json_name, kind) \
 	if ((kind) == want) \
-		put_row(json_name, "int", counter_meaning(json_name));
+		put_row(json_name, "int", text_of(&counters_list, json_name));
 	STATS_COUNTERS(COUNTER_ROW)
 #undef COUNTER_ROW
 }
@@ -660,15 +780,62 @@ put_rows(report_object o)
 			put_member_row((report_member) m);
 }
 
+/* The rows of the settings' table: REPORT_SETTINGS, in its order. */
+static void
+put_setting_rows(void)
+{
+	const char *type;
+
+#define SETTING_ROW(key, kind, field, null, merge, lo, hi) \
+	type = (kind) == SETTING_PERCENTILES ? \
+		(SETTING_NULLABLE_##null ? "array of numbers or null" : "array of numbers") : \
+		report_type_text(setting_types[kind], SETTING_NULLABLE_##null); \
+	put_row(key, type, text_of(&settings_list, key));
+	REPORT_SETTINGS(SETTING_ROW)
+#undef SETTING_ROW
+}
+
+/* The rows of the server's counters' table: TIMELINE_SERVER_COUNTERS, in its order. */
+static void
+put_server_counter_rows(void)
+{
+	for (int c = 0; c < SRV_NCOUNTERS; c++)
+	{
+		const timeline_counter_def *d = &server_counters[c];
+
+		fprintf(out, "| `%s` | `%s` | %s | %s |\n", d->group, d->key,
+				d->unit[0] != '\0' ? d->unit : "count",
+				text_of(&server_counters_list, server_counter_names[c]));
+	}
+}
+
+#define MEMBER_TABLE "| field | type | meaning |\n| --- | --- | --- |\n"
+#define COUNTER_TABLE "| group | counter | unit | from |\n| --- | --- | --- | --- |\n"
+
 /*
- * The table of the section at body: its first "| field | type | meaning |"
- * line before the next heading, in *start, and the end of its rows, or
- * NULL when there is none.
+ * The tables of the members named by data, each after the table of an
+ * object (the doc's order): the section's heading, the table's head and
+ * the writer of its rows.
+ */
+static const struct
+{
+	report_object after;
+	const char *heading;
+	const char *header;
+	void		(*put_rows) (void);
+}			data_tables[] = {
+	{RO_CONNECTION, "`settings`", MEMBER_TABLE, put_setting_rows},
+	{RO_WAITS, "The server's counters", COUNTER_TABLE, put_server_counter_rows},
+};
+
+/*
+ * The table of the section at body: its first header line before the
+ * next heading, in *start, and the end of its rows, or NULL when there is
+ * none.
  */
 static const char *
-find_table(const char *body, const char **start)
+find_table(const char *body, const char *header, const char **start)
 {
-	static const char header[] = "| field | type | meaning |\n| --- | --- | --- |\n";
 	const char *p;
 
 	for (p = body; *p != '\0' && *p != '#'; p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : "")
@@ -683,9 +850,31 @@ find_table(const char *body, const char **start)
 }
 
 /*
- * in with the rows of each object's table written again, the rest as it
- * is: the tables are found in REPORT_OBJECTS's order, which is the doc's
- * order of the sections.
+ * The doc from done up to the rows of the table with header in the
+ * section headed heading (the first after done); the end of those rows,
+ * which the caller writes again.
+ */
+static const char *
+put_up_to_rows(const char *done, const char *heading, const char *header)
+{
+	const char *body = find_section(done, heading);
+	const char *rows = NULL;
+	const char *end = body != NULL ? find_table(body, header, &rows) : NULL;
+	char		head[64];
+
+	if (body == NULL)
+		fail("doc: no section headed (after the previous table's)", heading);
+	snprintf(head, sizeof(head), "%.*s", (int) strcspn(header, "\n"), header);
+	if (end == NULL)
+		fail("doc: no such table in the section", head);
+	fwrite(done, 1, (size_t) (rows - done), out);
+	return end;
+}
+
+/*
+ * in with the rows of each table written again, the rest as it is: the
+ * tables are found in REPORT_OBJECTS's order with data_tables among them,
+ * which is the doc's order of the sections.
  */
 static void
 write_doc(const char *in)
@@ -694,28 +883,32 @@ write_doc(const char *in)
 
 	for (int o = 0; o < RO_COUNT; o++)
 	{
-		const char *body = find_section(done, report_object_headings[o]);
-		const char *rows = NULL;
-		const char *end = body != NULL ? find_table(body, &rows) : NULL;
-
-		if (body == NULL)
-			fail("doc: no section headed (after the previous object's)", report_object_headings[o]);
-		if (end == NULL)
-			fail("doc: no | field | type | meaning | table in the section", report_object_headings[o]);
-		fwrite(done, 1, (size_t) (rows - done), out);
+		done = put_up_to_rows(done, report_object_headings[o], MEMBER_TABLE);
 		put_rows((report_object) o);
-		done = end;
+		for (size_t t = 0; t < sizeof(data_tables) / sizeof(data_tables[0]); t++)
+			if (data_tables[t].after == o)
+			{
+				done = put_up_to_rows(done, data_tables[t].heading, data_tables[t].header);
+				data_tables[t].put_rows();
+			}
 	}
 	fputs(done, out);
 }
 
-/* Every member has a meaning (its doc row, its schema's description). */
+/*
+ * Every member, setting and counter has its meaning (its doc row, its
+ * schema's description), exactly one, and every meaning is of one of
+ * them: a setting or counter added without its text fails the build.
+ */
 static void
 check_meanings(void)
 {
 	for (int m = 0; m < RM_COUNT; m++)
 		if (member_meaning[m] == NULL || member_meaning[m][0] == '\0')
 			fail("a member without a meaning in report_members.h", report_members[m].key);
+	check_texts(&settings_list);
+	check_texts(&counters_list);
+	check_texts(&server_counters_list);
 }
 
 int

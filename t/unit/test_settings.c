@@ -1,14 +1,12 @@
 /*
  * test_settings.c — the report's settings, listed once (REPORT_SETTINGS,
- * figures.h), against what is said and done with them: the rows of
- * doc/report-json.md's "settings" table (names in the list's order,
- * types, nullability; the schema's settings are generated from the list by
- * tools/report_format.c), and a round trip: figures of constructed runs written by the
- * JSON writer, read back by the merge (merge_text) and computed again
- * (merge_report_input, figures_compute) give every setting of the list
- * back identical; two reports merge by each setting's policy; a report
- * from before a setting was added still merges.  argv[1] is the source
- * directory.
+ * figures.h), against what is done with them (doc/report-json.md's
+ * "settings" table and the schema's settings are generated from the list
+ * by tools/report_format.c): a round trip, figures of constructed runs
+ * written by the JSON writer, read back by the merge (merge_text) and
+ * computed again (merge_report_input, figures_compute) give every setting
+ * of the list back identical; two reports merge by each setting's policy;
+ * a report from before a setting was added still merges.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,73 +17,6 @@
 #include "pgbench/script/script.h"
 #include "merge_int.h"
 #include "tap.h"
-
-static const char *srcdir = ".";
-
-/* ---- the docs ------------------------------------------------------------ */
-
-/* The type column doc/report-json.md gives a setting of kind k. */
-static const char *
-doc_type(report_setting_kind k)
-{
-	switch (k)
-	{
-		case SETTING_STRING:
-		case SETTING_NAME:
-			return "string";
-		case SETTING_INT:
-		case SETTING_SEED:
-			return "int";
-		case SETTING_NUMBER:
-			return "number";
-		case SETTING_BOOL:
-			return "bool";
-		case SETTING_PERCENTILES:
-			return "array of numbers";
-	}
-	return "?";
-}
-
-/* The rows of the "## `settings`" table: "| `key` | type | meaning |". */
-static void
-test_doc_table(void)
-{
-	size_t		len;
-	char	   *text = tap_read_source(srcdir, "doc/report-json.md", &len);
-	char	   *p = text != NULL ? strstr(text, "\n## `settings`\n") : NULL;
-	int			n = 0;
-
-	if (!tap_ok(p != NULL, "doc/report-json.md has a settings section"))
-	{
-		free(text);
-		return;
-	}
-	for (p = strchr(p + 1, '\n'); p != NULL && strncmp(p, "\n## ", 4) != 0; p = strchr(p + 1, '\n'))
-	{
-		char		key[64],
-					type[64],
-					want[80];
-		const report_setting *s = &report_settings[n < report_nsettings ? n : 0];
-
-		if (sscanf(p, "\n| `%63[^`]` | %63[^|]|", key, type) != 2)
-			continue;
-		type[strcspn(type, "|")] = '\0';
-		while (strlen(type) > 0 && type[strlen(type) - 1] == ' ')
-			type[strlen(type) - 1] = '\0';
-		if (n >= report_nsettings)
-		{
-			tap_ok(false, "doc row %s: not in REPORT_SETTINGS", key);
-			n++;
-			continue;
-		}
-		snprintf(want, sizeof(want), "%s%s", doc_type(s->kind), s->nullable ? " or null" : "");
-		tap_is_str(key, s->key, "doc row in the list's order");
-		tap_is_str(type, want, s->key);
-		n++;
-	}
-	tap_is_int(n, report_nsettings, "doc/report-json.md: one row per setting");
-	free(text);
-}
 
 /* ---- the round trip -------------------------------------------------------- */
 
@@ -440,11 +371,8 @@ test_progress_added(void)
 }
 
 int
-main(int argc, char **argv)
+main(void)
 {
-	if (argc > 1)
-		srcdir = argv[1];
-	test_doc_table();
 	test_round_trip(&full);
 	test_round_trip(&plain);
 	test_two();

@@ -315,9 +315,11 @@ typedef struct figures_script
  * The report's persisted settings: the JSON document's "settings" object,
  * listed once, in the order it prints them (doc/report-json.md):
  * X(key, kind, field, null, merge, lo, hi).  The JSON writer, the merge's
- * reading, checking and summing of reports and the test of the docs all
- * loop over this list, so a new setting is one line here, the code that
- * fills its field (figures_compute), its doc line and its test.
+ * reading, checking and summing of reports, the generated schema and doc
+ * table (tools/report_format.c) and the test all loop over this list, so a
+ * new setting is one line here, the code that fills its field
+ * (figures_compute) and its meaning (REPORT_SETTING_MEANINGS,
+ * report_members.h: the build fails without it).
  *
  *   key    its JSON member
  *   kind   a report_setting_kind: how it is written and read back

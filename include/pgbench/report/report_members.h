@@ -11,7 +11,11 @@
  * the members of an object named by data), written as the text of JSON
  * members, "" for none; meaning: the member's row in doc/report-json.md
  * (markdown).  tools/report_format.c makes doc/report-json.schema.json and
- * the member tables of doc/report-json.md from this list.
+ * the member tables of doc/report-json.md from this list, and the tables
+ * of the members named by data from their own lists (REPORT_SETTINGS,
+ * STATS_COUNTERS, TIMELINE_SERVER_COUNTERS) with their texts from the
+ * lists at the end of this file.  Only the generator expands the doc
+ * texts: the program carries none of them.
  */
 #ifndef PGBENCH_REPORT_MEMBERS_H
 #define PGBENCH_REPORT_MEMBERS_H
@@ -670,6 +674,15 @@
 	  "null when the report has no such figure (a threshold then fails)")
 
 /*
+ * What $defs/unstarted (the document of a run that never benchmarked)
+ * says of a top-level member instead of its schema column above:
+ * X(id, schema).  Such a run ends interrupted (a signal before the
+ * benchmark started) or failed to start (finish_unstarted, bench.c).
+ */
+#define REPORT_UNSTARTED_SCHEMA(X) \
+	X(OUTCOME, "\"enum\": [\"interrupted\", \"failed-to-start\"]")
+
+/*
  * The meaning of each transaction counter of STATS_COUNTERS
  * (pgbench/stats/stats.h), by its JSON name: the rows of the
  * `transactions` table besides the members above.  X(json_name, meaning)
@@ -683,5 +696,83 @@
 	X("skipped", "never started, too late under `-R` with `-L`") \
 	X("retried", "transactions (successful or failed) that needed more than one try") \
 	X("retries", "retries over all transactions")
+
+/*
+ * The meaning of each setting of REPORT_SETTINGS (pgbench/report/figures.h),
+ * by its key: the meaning column of the `settings` table and the setting's
+ * description in the schema (its type comes from its kind and whether it
+ * may be null).  X(key, meaning)
+ */
+#define REPORT_SETTING_MEANINGS(X) \
+	X("transaction_type", "script name, or `\"multiple scripts\"`") \
+	X("scaling_factor", "as reported (the count of `pgbench_branches` for builtin scripts)") \
+	X("partition_method", "`\"range\"` or `\"hash\"` when `pgbench_accounts` is partitioned") \
+	X("partitions", "number of partitions, 0 when not partitioned") \
+	X("query_mode", "`\"simple\"`, `\"extended\"` or `\"prepared\"` (`-M`)") \
+	X("clients", "`-c`") \
+	X("threads", "`-j`, after capping at the number of clients") \
+	X("max_tries", "`--max-tries`; 0 means unlimited") \
+	X("transactions_per_client", "`-t` (null under `-T`)") \
+	X("duration_s", "`-T` (null under `-t`)") \
+	X("rate_tps", "`-R`") \
+	X("latency_limit_ms", "`-L`") \
+	X("connect_each", "`-C`") \
+	X("failures_detailed", "`--failures-detailed`") \
+	X("percentiles", "`--percentiles` (a repeated value once), empty when not given") \
+	X("random_seed", "the run's seed (`:random_seed`, `--random-seed`)") \
+	X("server_stats", "`--server-stats`: whether the server's side was recorded (never null " \
+	  "when written); absent from reports of schema 4 and older; a merge takes the first " \
+	  "report's") \
+	X("server_sample_interval_ms", "`--server-sample-interval` when the server's side was " \
+	  "recorded, else null; absent from reports of schema 4 and older; a merge takes the " \
+	  "first report's") \
+	X("progress_s", "`-P` (null without); absent from reports written before it was added " \
+	  "(read as null)") \
+	X("warmup_s", "`--warmup` (null without): seconds run before `-T`'s and left out of " \
+	  "every figure (the series' points keep them: those with `t_s` up to it are the " \
+	  "warm-up's); absent from reports written before it was added (read as null)") \
+	X("stages", "`--stages` as given (null without; doc/stages.md); absent from reports " \
+	  "written before it was added (read as null)")
+
+/*
+ * Where each of the server's counters of TIMELINE_SERVER_COUNTERS
+ * (pgbench/stats/timeline.h) comes from, by its group and key: the from
+ * column of the server's counters table and the counter's description in
+ * the schema.  X(group, key, from)
+ */
+#define REPORT_FROM_DATABASE " of `pg_stat_database` (the run's database)"
+#define REPORT_FROM_WAL " of `pg_stat_wal` (14+)"
+#define REPORT_FROM_CKPT " of `pg_stat_checkpointer` (17+; `pg_stat_bgwriter` before)"
+#define REPORT_FROM_IO " of `pg_stat_io`, summed over its rows (16+)"
+#define REPORT_SERVER_COUNTER_SOURCES(X) \
+	X("database", "xact_commit", "`xact_commit`" REPORT_FROM_DATABASE) \
+	X("database", "xact_rollback", "`xact_rollback`" REPORT_FROM_DATABASE) \
+	X("database", "blks_read", "`blks_read`" REPORT_FROM_DATABASE) \
+	X("database", "blks_hit", "`blks_hit`" REPORT_FROM_DATABASE) \
+	X("database", "tup_returned", "`tup_returned`" REPORT_FROM_DATABASE) \
+	X("database", "tup_fetched", "`tup_fetched`" REPORT_FROM_DATABASE) \
+	X("database", "tup_inserted", "`tup_inserted`" REPORT_FROM_DATABASE) \
+	X("database", "tup_updated", "`tup_updated`" REPORT_FROM_DATABASE) \
+	X("database", "tup_deleted", "`tup_deleted`" REPORT_FROM_DATABASE) \
+	X("database", "temp_files", "`temp_files`" REPORT_FROM_DATABASE) \
+	X("database", "temp_bytes", "`temp_bytes`" REPORT_FROM_DATABASE) \
+	X("database", "deadlocks", "`deadlocks`" REPORT_FROM_DATABASE) \
+	X("database", "conflicts", "`conflicts`" REPORT_FROM_DATABASE) \
+	X("wal", "wal_records", "`wal_records`" REPORT_FROM_WAL) \
+	X("wal", "wal_fpi", "`wal_fpi`" REPORT_FROM_WAL) \
+	X("wal", "wal_bytes", "`wal_bytes`" REPORT_FROM_WAL) \
+	X("wal", "wal_buffers_full", "`wal_buffers_full`" REPORT_FROM_WAL) \
+	X("checkpointer", "timed", "`num_timed` (before 17 `checkpoints_timed`)" REPORT_FROM_CKPT) \
+	X("checkpointer", "requested", "`num_requested` (`checkpoints_req`)" REPORT_FROM_CKPT) \
+	X("checkpointer", "done", "`num_done` (18+)" REPORT_FROM_CKPT) \
+	X("checkpointer", "write_time", "`write_time` (`checkpoint_write_time`)" REPORT_FROM_CKPT) \
+	X("checkpointer", "sync_time", "`sync_time` (`checkpoint_sync_time`)" REPORT_FROM_CKPT) \
+	X("checkpointer", "buffers_written", "`buffers_written` (`buffers_checkpoint`)" REPORT_FROM_CKPT) \
+	X("io", "reads", "`reads`" REPORT_FROM_IO) \
+	X("io", "writes", "`writes`" REPORT_FROM_IO) \
+	X("io", "extends", "`extends`" REPORT_FROM_IO) \
+	X("io", "hits", "`hits`" REPORT_FROM_IO) \
+	X("io", "evictions", "`evictions`" REPORT_FROM_IO) \
+	X("io", "fsyncs", "`fsyncs`" REPORT_FROM_IO)
 
 #endif

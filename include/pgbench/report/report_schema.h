@@ -20,14 +20,22 @@
  * documents against the generated schema.  Members whose names come from
  * data (percentiles, wait events, the server's settings and counters, the
  * settings of REPORT_SETTINGS, the counters of STATS_COUNTERS) are
- * declared by those lists and appear here as the object that holds them.
+ * declared by those lists and appear here as the object that holds them;
+ * the doc's tables of the settings, of the transaction counters and of
+ * the server's counters are generated too, from those lists and the
+ * texts report_members.h gives each (REPORT_SETTING_MEANINGS,
+ * REPORT_COUNTER_MEANINGS, REPORT_SERVER_COUNTER_SOURCES).
  *
  * Adding a member: one entry in report_members.h (in the writer's order,
  * with its meaning), its put in the writer, its read in the merge if it
  * is an input of the figures; then scripts/report-format.sh --update
  * writes the schema and the doc's table again (the test report_format
  * says so when it was forgotten, test_report_schema when the writer does
- * not write the member).
+ * not write the member).  Adding a setting to REPORT_SETTINGS, a counter
+ * to STATS_COUNTERS or TIMELINE_SERVER_COUNTERS: its text in the list of
+ * report_members.h beside the others, or the build fails
+ * (tools/report_format.c names what has none, and a text that names
+ * nothing declared).
  */
 #ifndef PGBENCH_REPORT_SCHEMA_H
 #define PGBENCH_REPORT_SCHEMA_H

@@ -44,7 +44,9 @@
  * The server's cumulative counters the monitor reads (server/monitor.h),
  * declared once: X(id, group, key, unit).  A record keeps each one's
  * growth over its interval; the report files write them under their group
- * by key, and the documentation lists them from here.  group: the view
+ * by key, and the documentation lists them from here (each one's source
+ * is REPORT_SERVER_COUNTER_SOURCES, report/report_members.h: the build
+ * fails without it).  group: the view
  * they come from ("database": pg_stat_database, "wal": pg_stat_wal,
  * "checkpointer": pg_stat_checkpointer or before 17 pg_stat_bgwriter,
  * "io": pg_stat_io totals); unit: "" for counts, "bytes" or "ms".
