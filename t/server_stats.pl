@@ -161,6 +161,41 @@ is_deeply(decode_json(slurp('mon.json'))->{server_stats}{notes}, [], 'no note wi
 	ok(decode_json(slurp('same-on.json'))->{server_stats}{monitored}, '... and it did run');
 }
 
+# another session of the run's name on its database, there all along: a
+# note, and the commits not checked (a session of that name that is only
+# ending when the run starts, the backend of a -i just before on a loaded
+# host, is given a moment to go and is not another's)
+{
+	my $app = decode_json(slurp('hot.json'))->{server_stats}{application_name};
+	my $other = fork() // die "fork: $!";
+	if (!$other)
+	{
+		$ENV{PGAPPNAME} = $app;
+		exec($node->psql_path, '-XAtq', '-h', $node->host, '-p', $node->port, '-U', 'postgres',
+			'-d', 'postgres', '-c', 'SELECT pg_sleep(120)')
+		  or POSIX::_exit(1);
+	}
+	my $seen = 0;
+	for (1 .. 300)
+	{
+		$seen = $node->psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = '$app'"
+			  . " AND state = 'active'");
+		last if $seen > 0;
+		select(undef, undef, undef, 0.1);
+	}
+	is($seen, 1, "another session named $app is there");
+	($rc, $out, $err) = pgbench([ '-n', '-f', $hot, '-c', '2', '-t', '10',
+			'--report-json=others.json' ], env => \%env);
+	kill 'TERM', $other;
+	waitpid($other, 0);
+	is($rc, 0, 'a run beside it') or diag($err);
+	my $os = decode_json(slurp('others.json'))->{server_stats};
+	ok((grep { /^other sessions named "\Q$app\E" use this database/ } @{ $os->{notes} }),
+		'a note says so') or diag(explain($os->{notes}));
+	ok(!$os->{commits}{checked} && $os->{commits}{not_checked_because} =~ /other sessions/,
+		'the commits are not checked') or diag(explain($os->{commits}));
+}
+
 # off: nothing read, nothing written
 ($rc, $out, $err) = pgbench([ '-n', '-f', $hot, '-t', '5', '--server-stats=off',
 		'--report-json=off.json' ], env => \%env);

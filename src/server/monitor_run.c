@@ -103,14 +103,14 @@ exec_value(server_monitor *m, const char *sql, char *buf, size_t len)
 }
 
 /*
- * Wait up to MONITOR_WAIT_US for sessions to be gone: the run's (the
- * clients') when pid is 0, else the one of that pid (the set-up
- * connection's); false when some stay.
+ * Wait up to wait_us for sessions to be gone: the run's (the clients')
+ * when pid is 0, else the one of that pid (the set-up connection's); false
+ * when some stay (or the count could not be read: m->broken says).
  */
 static bool
-wait_sessions_gone(server_monitor *m, pid_t pid)
+wait_sessions_gone(server_monitor *m, pid_t pid, pg_time_usec_t wait_us)
 {
-	pg_time_usec_t deadline = pgb_time_now() + MONITOR_WAIT_US;
+	pg_time_usec_t deadline = pgb_time_now() + wait_us;
 	char		n[32],
 				sql[128];
 
@@ -251,7 +251,6 @@ monitor_open(const monitor_setup *setup, server_run *run)
 	server_monitor *m;
 	char		errbuf[1024];
 	char		app_literal[160];
-	char		count[32];
 	pid_t		backend = -1;
 
 	run->on = true;
@@ -278,8 +277,13 @@ monitor_open(const monitor_setup *setup, server_run *run)
 	find_local(m, backend);
 	/* the set-up connection's session must end first: its counts then go in */
 	if (setup->setup_pid > 0)
-		(void) wait_sessions_gone(m, setup->setup_pid);
-	if (!m->broken && exec_value(m, m->sql.count, count, sizeof(count)) && strcmp(count, "0") != 0)
+		(void) wait_sessions_gone(m, setup->setup_pid, MONITOR_WAIT_US);
+	/*
+	 * A session of the run's name that is only ending (the backend of a
+	 * pgbench -i just before, on a loaded host) is not another's: it gets
+	 * a moment to go; one that stays is.
+	 */
+	if (!m->broken && !wait_sessions_gone(m, 0, MONITOR_LINGER_US) && !m->broken)
 	{
 		run->others = true;
 		monitor_note(run, "other sessions named \"%s\" use this database: the wait events"
@@ -347,7 +351,7 @@ monitor_finish(server_monitor *m)
 	if (m->broken)
 		return;
 	/* with other sessions of the run's name, theirs may last: no wait */
-	if (!run->others && !wait_sessions_gone(m, 0) && !m->broken)
+	if (!run->others && !wait_sessions_gone(m, 0, MONITOR_WAIT_US) && !m->broken)
 		monitor_note(run, "%s", "the run's sessions had not all ended when the counters"
 					 " were read after it");
 	if (!settled_read(m, &a))

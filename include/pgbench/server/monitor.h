@@ -43,6 +43,8 @@
 #define MONITOR_NOTE_LEN 200
 /* The longest a blocking step (open, finish, the last interval) waits. */
 #define MONITOR_WAIT_US (INT64_C(5) * 1000000)
+/* How long sessions of the run's name may take to end before it starts. */
+#define MONITOR_LINGER_US (INT64_C(1) * 1000000)
 /* Wait events are sampled this often unless told otherwise. */
 #define MONITOR_DEFAULT_SAMPLE_US INT64_C(100000)
 
