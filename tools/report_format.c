@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "pgbench/report/figures.h"
+#include "pgbench/report/json_writer.h"
 #include "pgbench/report/report.h"
 #include "pgbench/report/report_schema.h"
 #include "pgbench/server/server_info.h"
@@ -64,11 +65,10 @@ static const char *const object_ids[RO_COUNT] = {
 #undef OBJECT_ID
 };
 
-/* ---- writing JSON, indented ------------------------------------------------ */
+/* ---- writing JSON, through the reports' own writer ---------------------------- */
 
 static FILE *out;
-static int	depth;
-static bool first = true;
+static json_writer jw;			/* the schema's writer (json_writer.h), on out */
 
 static void
 fail(const char *what, const char *detail)
@@ -77,78 +77,12 @@ fail(const char *what, const char *detail)
 	exit(1);
 }
 
-static void
-put_string(const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
-	{
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-/* A new line for the next member or item ("key": when key). */
-static void
-next(const char *key)
-{
-	if (depth > 0)
-		fputs(first ? "\n" : ",\n", out);
-	for (int i = 0; i < depth; i++)
-		fputs("  ", out);
-	first = false;
-	if (key != NULL)
-	{
-		put_string(key);
-		fputs(": ", out);
-	}
-}
-
-static void
-open_(const char *key, char bracket)
-{
-	next(key);
-	fputc(bracket, out);
-	depth++;
-	first = true;
-}
-
-static void
-close_(char bracket)
-{
-	bool		empty = first;
-
-	depth--;
-	if (!empty)
-	{
-		fputc('\n', out);
-		for (int i = 0; i < depth; i++)
-			fputs("  ", out);
-	}
-	fputc(bracket, out);
-	first = false;
-}
-
 /* "key": raw JSON text. */
 static void
 put_raw(const char *key, const char *text)
 {
-	next(key);
+	json_member(&jw, key);
 	fputs(text, out);
-}
-
-static void
-put_str(const char *key, const char *s)
-{
-	next(key);
-	put_string(s);
 }
 
 /*
@@ -179,7 +113,7 @@ put_members_text(const char *text)
 		}
 		if (quoted || nest != 0)
 			fail("unbalanced schema text", text);
-		next(NULL);
+		json_member(&jw, NULL);
 		fprintf(out, "%.*s", (int) (p - start), start);
 		if (*p == ',')
 			p++;
@@ -392,7 +326,7 @@ put_member(report_member m)
 	char		ref[128],
 				name[64];
 
-	open_(d->key, '{');
+	open_block(&jw, d->key, '{');
 	put_type(json_types[d->type], d->nullable && !(unstarted && (d->flags & RF_UNSTARTED_SET)));
 	put_members_text(unstarted && unstarted_schema[m] != NULL ?
 					 unstarted_schema[m] : member_schema[m]);
@@ -402,26 +336,26 @@ put_member(report_member m)
 		snprintf(ref, sizeof(ref), "\"#/$defs/%s\"", name);
 		if (d->type == RT_ARRAY)
 		{
-			open_("items", '{');
+			open_block(&jw, "items", '{');
 			put_raw("type", "\"object\"");
 			put_raw("$ref", ref);
-			close_('}');
+			close_block(&jw, '}');
 		}
 		else
 			put_raw("$ref", ref);
 	}
-	put_str("description", member_meaning[m]);
-	close_('}');
+	put_str(&jw, "description", member_meaning[m]);
+	close_block(&jw, '}');
 }
 
 /* A transaction counter of STATS_COUNTERS: an integer, with its meaning. */
 static void
 put_counter(const char *json_name)
 {
-	open_(json_name, '{');
+	open_block(&jw, json_name, '{');
 	put_raw("type", "\"integer\"");
-	put_str("description", text_of(&counters_list, json_name));
-	close_('}');
+	put_str(&jw, "description", text_of(&counters_list, json_name));
+	close_block(&jw, '}');
 }
 
 static void
@@ -449,7 +383,7 @@ in_variant(int m, report_object o, bool full)
 static void
 put_properties(report_object o, bool full, int only_flags)
 {
-	open_("properties", '{');
+	open_block(&jw, "properties", '{');
 	if (o == RO_TRANSACTIONS)
 	{
 		put_counters(STATS_COUNT_SUCCESS);
@@ -462,7 +396,7 @@ put_properties(report_object o, bool full, int only_flags)
 		if (in_variant(m, o, full) && m != RM_TRANSACTIONS_FAILED &&
 			(only_flags == 0 || (report_members[m].flags & only_flags)))
 			put_member((report_member) m);
-	close_('}');
+	close_block(&jw, '}');
 }
 
 static void
@@ -470,7 +404,7 @@ put_counter_names(stats_counter_kind want)
 {
 #define COUNTER_NAME(field, json_name, kind) \
 	if ((kind) == want) \
-		put_str(NULL, json_name);
+		put_str(&jw, NULL, json_name);
 	STATS_COUNTERS(COUNTER_NAME)
 #undef COUNTER_NAME
 }
@@ -482,11 +416,11 @@ put_counter_names(stats_counter_kind want)
 static void
 put_required(report_object o, bool full, int only_flags)
 {
-	open_("required", '[');
+	open_block(&jw, "required", '[');
 	if (o == RO_TRANSACTIONS)
 	{
 		put_counter_names(STATS_COUNT_SUCCESS);
-		put_str(NULL, report_key(RM_TRANSACTIONS_FAILED));
+		put_str(&jw, NULL, report_key(RM_TRANSACTIONS_FAILED));
 		put_counter_names(STATS_COUNT_FAILURE);
 		put_counter_names(STATS_COUNT_SKIPPED);
 		put_counter_names(STATS_COUNT_RETRY);
@@ -495,19 +429,19 @@ put_required(report_object o, bool full, int only_flags)
 		if (in_variant(m, o, full) && !(report_members[m].flags & RF_OPTIONAL) &&
 			m != RM_TRANSACTIONS_FAILED &&
 			(only_flags == 0 || (report_members[m].flags & only_flags)))
-			put_str(NULL, report_members[m].key);
-	close_(']');
+			put_str(&jw, NULL, report_members[m].key);
+	close_block(&jw, ']');
 }
 
 /* An object's schema without its type (its holder says whether it may be null). */
 static void
 put_object_def(const char *name, report_object o, bool full)
 {
-	open_(name, '{');
+	open_block(&jw, name, '{');
 	put_raw("additionalProperties", "false");
 	put_required(o, full, 0);
 	put_properties(o, full, 0);
-	close_('}');
+	close_block(&jw, '}');
 }
 
 static void
@@ -542,23 +476,23 @@ put_number(const char *key, double v)
 
 /* A setting's type, range (lo, hi: REPORT_SETTINGS's; 0, 0: none) and meaning. */
 static void
-put_setting(const char *key, report_setting_kind kind, bool nullable, double lo, double hi)
+schema_setting(const char *key, report_setting_kind kind, bool nullable, double lo, double hi)
 {
 	bool		ranged = (lo != 0 || hi != 0) &&
 		(kind == SETTING_INT || kind == SETTING_NUMBER || kind == SETTING_PERCENTILES);
 
-	open_(key, '{');
+	open_block(&jw, key, '{');
 	put_type(json_types[setting_types[kind]], nullable);
 	if (kind == SETTING_PERCENTILES)
-		open_("items", '{'), put_raw("type", "\"number\"");
+		open_block(&jw, "items", '{'), put_raw("type", "\"number\"");
 	if (ranged)
 		put_number("minimum", lo);
 	if (ranged && isfinite(hi))
 		put_number("maximum", hi);
 	if (kind == SETTING_PERCENTILES)
-		close_('}');
-	put_str("description", text_of(&settings_list, key));
-	close_('}');
+		close_block(&jw, '}');
+	put_str(&jw, "description", text_of(&settings_list, key));
+	close_block(&jw, '}');
 }
 
 /*
@@ -571,25 +505,25 @@ put_setting(const char *key, report_setting_kind kind, bool nullable, double lo,
 static void
 put_settings_def(void)
 {
-	open_("settings", '{');
+	open_block(&jw, "settings", '{');
 	put_raw("additionalProperties", "false");
-	open_("required", '[');
+	open_block(&jw, "required", '[');
 #define SETTING_REQUIRED(key, kind, field, null, merge, lo, hi) \
 	if (!SETTING_ADDED_##null) \
-		put_str(NULL, key);
+		put_str(&jw, NULL, key);
 	REPORT_SETTINGS(SETTING_REQUIRED)
 #undef SETTING_REQUIRED
-	close_(']');
-	open_("properties", '{');
+	close_block(&jw, ']');
+	open_block(&jw, "properties", '{');
 #define SETTING_PROPERTY(key, kind, field, null, merge, lo, hi) \
-	put_setting(key, kind, SETTING_NULLABLE_##null, SETTING_BOUND(kind, lo), \
+	schema_setting(key, kind, SETTING_NULLABLE_##null, SETTING_BOUND(kind, lo), \
 				SETTING_BOUND(kind, hi));
 	REPORT_SETTINGS(SETTING_PROPERTY)
 #undef SETTING_PROPERTY
-	close_('}');
-	put_str("description", "The run's parameters: REPORT_SETTINGS (figures.h), in its order; "
+	close_block(&jw, '}');
+	put_str(&jw, "description", "The run's parameters: REPORT_SETTINGS (figures.h), in its order; "
 			"those added after a schema version's first reports may be absent.");
-	close_('}');
+	close_block(&jw, '}');
 }
 
 /* server.settings: each of SERVER_KEY_SETTINGS, a setting or null. */
@@ -602,22 +536,22 @@ put_server_settings_def(void)
 
 	def_name(RO_SERVER_SETTING, name, sizeof(name));
 	snprintf(ref, sizeof(ref), "\"#/$defs/%s\"", name);
-	open_("server_settings", '{');
+	open_block(&jw, "server_settings", '{');
 	put_raw("additionalProperties", "false");
-	open_("required", '[');
+	open_block(&jw, "required", '[');
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		put_str(NULL, keys[i]);
-	close_(']');
-	open_("properties", '{');
+		put_str(&jw, NULL, keys[i]);
+	close_block(&jw, ']');
+	open_block(&jw, "properties", '{');
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 	{
-		open_(keys[i], '{');
+		open_block(&jw, keys[i], '{');
 		put_type("object", true);
 		put_raw("$ref", ref);
-		close_('}');
+		close_block(&jw, '}');
 	}
-	close_('}');
-	close_('}');
+	close_block(&jw, '}');
+	close_block(&jw, '}');
 }
 
 /* The server's counters: an object per group, a member per counter it has. */
@@ -631,31 +565,31 @@ put_server_counters_def(void)
 	for (int c = 0; c < SRV_NCOUNTERS; c++)
 		if (ngroups == 0 || strcmp(groups[ngroups - 1], counters[c].group) != 0)
 			groups[ngroups++] = counters[c].group;
-	open_("server_counters", '{');
+	open_block(&jw, "server_counters", '{');
 	put_raw("additionalProperties", "false");
-	open_("properties", '{');
+	open_block(&jw, "properties", '{');
 	for (int g = 0; g < ngroups; g++)
 	{
-		open_(groups[g], '{');
+		open_block(&jw, groups[g], '{');
 		put_raw("type", "\"object\"");
 		put_raw("additionalProperties", "false");
-		open_("properties", '{');
+		open_block(&jw, "properties", '{');
 		for (int c = 0; c < SRV_NCOUNTERS; c++)
 			if (strcmp(counters[c].group, groups[g]) == 0)
 			{
-				open_(counters[c].key, '{');
+				open_block(&jw, counters[c].key, '{');
 				put_raw("type", strcmp(counters[c].unit, "ms") == 0 ?
 						"\"number\"" : "\"integer\"");
-				put_str("description", text_of(&server_counters_list, server_counter_names[c]));
-				close_('}');
+				put_str(&jw, "description", text_of(&server_counters_list, server_counter_names[c]));
+				close_block(&jw, '}');
 			}
-		close_('}');
-		close_('}');
+		close_block(&jw, '}');
+		close_block(&jw, '}');
 	}
-	close_('}');
-	put_str("description", "The server's counters (TIMELINE_SERVER_COUNTERS), an object per "
+	close_block(&jw, '}');
+	put_str(&jw, "description", "The server's counters (TIMELINE_SERVER_COUNTERS), an object per "
 			"group, a member per counter the server has.");
-	close_('}');
+	close_block(&jw, '}');
 }
 
 /* ---- the whole schema ---------------------------------------------------------- */
@@ -668,31 +602,31 @@ write_schema(void)
 	snprintf(title, sizeof(title),
 			 "pgbench --report-json document, schema_version %d (doc/report-json.md); "
 			 "a run that never benchmarked: $defs/unstarted", REPORT_JSON_SCHEMA_VERSION);
-	open_(NULL, '{');
-	put_str("$schema", "https://json-schema.org/draft/2020-12/schema");
-	put_str("$id", "pgbench-report-json-schema-3");
-	put_str("title", title);
-	put_str("$comment", "Generated by tools/report_format.c from report_members.h: "
+	open_block(&jw, NULL, '{');
+	put_str(&jw, "$schema", "https://json-schema.org/draft/2020-12/schema");
+	put_str(&jw, "$id", "pgbench-report-json-schema-3");
+	put_str(&jw, "title", title);
+	put_str(&jw, "$comment", "Generated by tools/report_format.c from report_members.h: "
 			"do not edit; scripts/report-format.sh --update writes it again.");
 	put_raw("type", "\"object\"");
 	put_raw("additionalProperties", "false");
 	put_required(RO_TOP, true, 0);
 	put_properties(RO_TOP, true, 0);
-	open_("$defs", '{');
-	open_("unstarted", '{');
+	open_block(&jw, "$defs", '{');
+	open_block(&jw, "unstarted", '{');
 	put_raw("type", "\"object\"");
 	put_raw("additionalProperties", "false");
 	put_required(RO_TOP, true, RF_UNSTARTED);
 	unstarted = true;
 	put_properties(RO_TOP, true, RF_UNSTARTED);
 	unstarted = false;
-	close_('}');
+	close_block(&jw, '}');
 	put_object_defs();
 	put_settings_def();
 	put_server_settings_def();
 	put_server_counters_def();
-	close_('}');
-	close_('}');
+	close_block(&jw, '}');
+	close_block(&jw, '}');
 	fputc('\n', out);
 }
 
@@ -929,6 +863,7 @@ main(int argc, char **argv)
 	out = fopen(path, "w");
 	if (out == NULL)
 		fail("cannot write", path);
+	jw.out = out;
 	if (in != NULL)
 		write_doc(in);
 	else
